@@ -1,0 +1,187 @@
+//! `audit`: the leakage of a given channel under every notion that applies.
+
+use crate::channel::Channel;
+use crate::domain::Domain;
+use crate::error::ProblemError;
+use crate::privacy::{leakage_profile, matrix_leakage, Check, MetricSpec, PrivacySpec};
+use crate::problem::{DomainSpec, ProblemSpec};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// `[channel]` of an audit file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChannelSpec {
+    /// The rows of Q.
+    pub rows: Vec<Vec<f64>>,
+}
+
+/// An audit file: a channel with optional domain, prior, metric and requested constraints.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuditSpec {
+    /// The channel.
+    pub channel: ChannelSpec,
+    /// The input domain (default: `size` = number of rows, uniform prior).
+    #[serde(default)]
+    pub domain: Option<DomainSpec>,
+    /// The prior (alternative to `domain.prior`).
+    #[serde(default)]
+    pub prior: Option<Vec<f64>>,
+    /// Metric for d-privacy (default: the domain's natural distance, if it has positions).
+    #[serde(default)]
+    pub metric: Option<MetricSpec>,
+    /// Constraints to check the channel against.
+    #[serde(default)]
+    pub privacy: Vec<PrivacySpec>,
+}
+
+/// The part of a `solve --format json` report that `audit` reads.
+#[derive(Deserialize)]
+struct SolveOutput {
+    status: serde_json::Value,
+    channel: Option<Vec<Vec<f64>>>,
+    problem: ProblemSpec,
+}
+
+impl AuditSpec {
+    /// Read a TOML audit file or a `solve --format json` report.
+    pub fn load(path: &Path) -> Result<Self, ProblemError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ProblemError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::parse(&text, path)
+    }
+
+    /// Parse text: JSON (a solve report) when it starts with `{`, TOML otherwise.
+    pub fn parse(text: &str, origin: &Path) -> Result<Self, ProblemError> {
+        let parse_error = |message: String| ProblemError::Parse {
+            path: origin.to_path_buf(),
+            message,
+        };
+        if text.trim_start().starts_with('{') {
+            let out: SolveOutput =
+                serde_json::from_str(text).map_err(|e| parse_error(e.to_string()))?;
+            let rows = out.channel.ok_or_else(|| {
+                ProblemError::structure(
+                    "channel",
+                    format!("the report holds no channel (status {})", out.status),
+                )
+            })?;
+            Ok(AuditSpec {
+                channel: ChannelSpec { rows },
+                domain: Some(out.problem.domain),
+                prior: None,
+                metric: None,
+                privacy: out.problem.privacy,
+            })
+        } else {
+            toml::from_str(text).map_err(|e| parse_error(e.to_string()))
+        }
+    }
+}
+
+/// What `audit` found.
+#[derive(Debug, Clone, Serialize)]
+pub struct AuditReport {
+    /// The channel audited.
+    pub channel: Channel,
+    /// Input labels.
+    pub labels: Vec<String>,
+    /// Leakage under every notion that applies (outward rounded).
+    #[serde(serialize_with = "crate::report::serialize_number_map")]
+    pub leakage: BTreeMap<String, f64>,
+    /// The stated constraints, requested vs achieved.
+    pub checks: Vec<Check>,
+    /// Whether every stated constraint holds.
+    pub all_hold: bool,
+    /// Non-fatal findings.
+    pub warnings: Vec<String>,
+}
+
+/// Audit a channel.
+pub fn audit(spec: &AuditSpec) -> Result<AuditReport, ProblemError> {
+    let channel = Channel::new(spec.channel.rows.clone())?;
+    let mut domain_spec = spec.domain.clone().unwrap_or(DomainSpec {
+        size: Some(channel.inputs()),
+        ..DomainSpec::default()
+    });
+    if let Some(p) = &spec.prior {
+        if domain_spec.prior.is_some() {
+            return Err(ProblemError::structure(
+                "prior",
+                "the prior is given twice (`prior` and `domain.prior`); keep one",
+            ));
+        }
+        domain_spec.prior = Some(p.clone());
+    }
+    let domain: Domain = domain_spec.build()?;
+    if domain.size() != channel.inputs() {
+        return Err(ProblemError::invalid(
+            "channel.rows",
+            format!("{} rows", channel.inputs()),
+            format!(
+                "the domain has {} symbols; the channel needs one row per symbol",
+                domain.size()
+            ),
+        ));
+    }
+    let mut warnings = Vec::new();
+    let mut leakage = leakage_profile(&channel, &domain);
+    if let Some(metric) = &spec.metric {
+        let d = metric.distances("metric", &domain, &mut warnings)?;
+        leakage.insert("d-privacy".into(), matrix_leakage(&channel, &d));
+    }
+    let mut checks = Vec::new();
+    for (i, p) in spec.privacy.iter().enumerate() {
+        let notion = p.resolve(&format!("privacy[{i}]"), &domain, &mut warnings)?;
+        checks.extend(notion.check(&channel));
+    }
+    let all_hold = checks.iter().all(Check::holds);
+    Ok(AuditReport {
+        labels: domain.labels().to_vec(),
+        channel,
+        leakage,
+        checks,
+        all_hold,
+        warnings,
+    })
+}
+
+impl AuditReport {
+    /// A human-readable rendering.
+    pub fn to_table(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "channel: {} inputs x {} outputs",
+            self.channel.inputs(),
+            self.channel.outputs()
+        );
+        let _ = writeln!(
+            s,
+            "leakage (outward rounded; smallest parameter for which each notion holds)"
+        );
+        for (k, v) in &self.leakage {
+            let _ = writeln!(s, "  {k:<24} {v:.9}");
+        }
+        if !self.checks.is_empty() {
+            let _ = writeln!(s, "stated constraints");
+            for c in &self.checks {
+                let mark = if c.holds() { "ok" } else { "VIOLATED" };
+                let _ = writeln!(
+                    s,
+                    "  {:<24} requested {:<10} achieved {:<12.9} {mark}",
+                    c.constraint, c.requested, c.achieved
+                );
+            }
+        }
+        for w in &self.warnings {
+            let _ = writeln!(s, "warning: {w}");
+        }
+        s
+    }
+}

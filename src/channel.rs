@@ -1,0 +1,157 @@
+//! The channel matrix `Q[x][y] = P(Y = y | X = x)`.
+
+use crate::error::ProblemError;
+use crate::numeric::ROW_SUM_TOLERANCE;
+use serde::Serialize;
+
+/// A row-stochastic matrix: one row per input, one column per output.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct Channel {
+    rows: Vec<Vec<f64>>,
+}
+
+impl Channel {
+    /// Validate and wrap `rows`: at least one row, equal non-zero lengths, finite non-negative
+    /// entries, and each row summing to 1 within [`ROW_SUM_TOLERANCE`].
+    pub fn new(rows: Vec<Vec<f64>>) -> Result<Self, ProblemError> {
+        let m = rows.first().map_or(0, Vec::len);
+        if rows.is_empty() || m == 0 {
+            return Err(ProblemError::invalid(
+                "channel.rows",
+                "[]",
+                "a channel needs at least one row and one column",
+            ));
+        }
+        for (x, row) in rows.iter().enumerate() {
+            if row.len() != m {
+                return Err(ProblemError::invalid(
+                    format!("channel.rows[{x}]"),
+                    format!("{} entries", row.len()),
+                    format!("every row must have {m} entries, like row 0"),
+                ));
+            }
+            if let Some((y, v)) = row
+                .iter()
+                .enumerate()
+                .find(|(_, v)| !(v.is_finite() && **v >= 0.0))
+            {
+                return Err(ProblemError::invalid(
+                    format!("channel.rows[{x}][{y}]"),
+                    v,
+                    "probabilities must be finite and non-negative",
+                ));
+            }
+            let sum: f64 = row.iter().sum();
+            if (sum - 1.0).abs() > ROW_SUM_TOLERANCE {
+                return Err(ProblemError::invalid(
+                    format!("channel.rows[{x}]"),
+                    format!("(sum {sum})"),
+                    "each row is a distribution over outputs and must sum to 1",
+                ));
+            }
+        }
+        Ok(Channel { rows })
+    }
+
+    /// Number of inputs.
+    pub fn inputs(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Number of outputs.
+    pub fn outputs(&self) -> usize {
+        self.rows[0].len()
+    }
+
+    /// `Q[x][y]`.
+    pub fn get(&self, x: usize, y: usize) -> f64 {
+        self.rows[x][y]
+    }
+
+    /// The rows.
+    pub fn rows(&self) -> &[Vec<f64>] {
+        &self.rows
+    }
+
+    /// Column `y` as a vector over inputs.
+    pub fn column(&self, y: usize) -> Vec<f64> {
+        self.rows.iter().map(|r| r[y]).collect()
+    }
+
+    /// Output distribution `lambda_y = sum_x p_x Q[x][y]` under `prior`.
+    pub fn output_marginal(&self, prior: &[f64]) -> Vec<f64> {
+        (0..self.outputs())
+            .map(|y| prior.iter().zip(&self.rows).map(|(p, r)| p * r[y]).sum())
+            .collect()
+    }
+
+    /// The mixture `(1 - t) Q + t * 1 r^T`: every row moves towards the distribution `r`.
+    /// Mixing with a constant-row channel never increases LDP, context-LDP, LIP, maximal leakage
+    /// or (for a prior it can satisfy) identifiability: each likelihood ratio becomes a mediant
+    /// of the old ratio and the constant channel's.
+    pub fn mix_with_constant(&self, r: &[f64], t: f64) -> Channel {
+        let rows = self
+            .rows
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .zip(r)
+                    .map(|(q, ry)| (1.0 - t) * q + t * ry)
+                    .collect()
+            })
+            .collect();
+        Channel { rows }
+    }
+
+    /// Turn a solver's point into a channel: clip negative entries (solver noise) to 0 and divide
+    /// each row by its sum. Returns the channel and the largest correction made to any entry.
+    pub(crate) fn from_solver_point(rows: Vec<Vec<f64>>) -> (Channel, f64) {
+        let mut correction: f64 = 0.0;
+        let rows = rows
+            .into_iter()
+            .map(|row| {
+                let clipped: Vec<f64> = row.iter().map(|v| v.max(0.0)).collect();
+                let sum: f64 = clipped.iter().sum();
+                let fixed: Vec<f64> = clipped.iter().map(|v| v / sum).collect();
+                for (a, b) in row.iter().zip(&fixed) {
+                    correction = correction.max((a - b).abs());
+                }
+                fixed
+            })
+            .collect();
+        (Channel { rows }, correction)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_rows_that_do_not_sum_to_one() {
+        let e = Channel::new(vec![vec![0.5, 0.5], vec![0.7, 0.2]]).unwrap_err();
+        assert!(e.to_string().contains("channel.rows[1]"), "{e}");
+    }
+
+    #[test]
+    fn rejects_ragged_and_negative_rows() {
+        assert!(Channel::new(vec![vec![1.0], vec![0.5, 0.5]]).is_err());
+        let e = Channel::new(vec![vec![1.2, -0.2]]).unwrap_err();
+        assert!(e.to_string().contains("[0][1]"), "{e}");
+    }
+
+    #[test]
+    fn mixing_moves_rows_towards_the_constant_row() {
+        let c = Channel::new(vec![vec![1.0, 0.0], vec![0.0, 1.0]]).unwrap();
+        let m = c.mix_with_constant(&[0.5, 0.5], 0.5);
+        assert_eq!(m.rows()[0], vec![0.75, 0.25]);
+    }
+
+    #[test]
+    fn solver_noise_is_clipped_and_rows_renormalized() {
+        let (c, corr) = Channel::from_solver_point(vec![vec![1.0 + 1e-9, -1e-9]]);
+        assert_eq!(c.get(0, 1), 0.0);
+        assert!((c.get(0, 0) - 1.0).abs() < 1e-15 && corr < 2e-9);
+    }
+}

@@ -1,0 +1,251 @@
+//! The finite input domain: symbols, optional numeric positions, and the prior.
+
+use crate::error::{show_list, ProblemError};
+use crate::numeric::PRIOR_SUM_TOLERANCE;
+use serde::Serialize;
+
+/// Where the symbols sit, which decides the distances available to metrics and losses.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Positions {
+    /// Symbols without coordinates; distance-based features use their indices 0..n-1.
+    Indices,
+    /// Points on the real line (`values = [...]` or `line = n`).
+    Line(Vec<f64>),
+    /// Cells of a `rows x cols` grid, row-major, with coordinates `(row, col)`.
+    Grid {
+        /// Number of rows.
+        rows: usize,
+        /// Number of columns.
+        cols: usize,
+    },
+}
+
+/// A validated input domain with its prior (outputs default to the inputs).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Domain {
+    labels: Vec<String>,
+    positions: Positions,
+    prior: Vec<f64>,
+}
+
+impl Domain {
+    /// `n` symbols labelled `0..n-1`, uniform prior.
+    pub fn sized(n: usize) -> Result<Self, ProblemError> {
+        Self::labeled((0..n).map(|i| i.to_string()).collect())
+    }
+
+    /// Symbols with the given distinct labels, uniform prior.
+    pub fn labeled(labels: Vec<String>) -> Result<Self, ProblemError> {
+        if labels.is_empty() {
+            return Err(ProblemError::invalid(
+                "domain.size",
+                0,
+                "the domain needs at least one symbol",
+            ));
+        }
+        for (i, l) in labels.iter().enumerate() {
+            if let Some(j) = labels[..i].iter().position(|o| o == l) {
+                return Err(ProblemError::invalid(
+                    "domain.labels",
+                    format!("{l:?}"),
+                    format!("label appears twice (positions {j} and {i}); labels must be distinct"),
+                ));
+            }
+        }
+        let n = labels.len();
+        Ok(Domain {
+            labels,
+            positions: Positions::Indices,
+            prior: vec![1.0 / n as f64; n],
+        })
+    }
+
+    /// Points `0, 1, ..., n-1` on a line.
+    pub fn line(n: usize) -> Result<Self, ProblemError> {
+        let mut d = Self::sized(n).map_err(|_| {
+            ProblemError::invalid("domain.line", n, "the domain needs at least one point")
+        })?;
+        d.positions = Positions::Line((0..n).map(|i| i as f64).collect());
+        Ok(d)
+    }
+
+    /// Symbols with numeric values (points on a line); labels are the values.
+    pub fn values(values: Vec<f64>) -> Result<Self, ProblemError> {
+        if let Some(v) = values.iter().find(|v| !v.is_finite()) {
+            return Err(ProblemError::invalid(
+                "domain.values",
+                v,
+                "values must be finite numbers",
+            ));
+        }
+        if values.is_empty() {
+            return Err(ProblemError::invalid(
+                "domain.values",
+                "[]",
+                "the domain needs at least one value",
+            ));
+        }
+        let n = values.len();
+        let mut d = Self::sized(n)?;
+        d.labels = values.iter().map(|v| format!("{v}")).collect();
+        d.positions = Positions::Line(values);
+        Ok(d)
+    }
+
+    /// The cells of a `rows x cols` grid, labelled `(r,c)`, row-major.
+    pub fn grid(rows: usize, cols: usize) -> Result<Self, ProblemError> {
+        if rows == 0 || cols == 0 {
+            return Err(ProblemError::invalid(
+                "domain.grid",
+                format!("{{ rows = {rows}, cols = {cols} }}"),
+                "both dimensions must be at least 1",
+            ));
+        }
+        let labels = (0..rows)
+            .flat_map(|r| (0..cols).map(move |c| format!("({r},{c})")))
+            .collect();
+        let mut d = Self::labeled(labels)?;
+        d.positions = Positions::Grid { rows, cols };
+        Ok(d)
+    }
+
+    /// Replace the prior; it must have one entry per symbol, be non-negative and sum to 1.
+    pub fn with_prior(mut self, prior: Vec<f64>) -> Result<Self, ProblemError> {
+        validate_prior("domain.prior", &prior, self.size())?;
+        self.prior = prior;
+        Ok(self)
+    }
+
+    /// Number of symbols.
+    pub fn size(&self) -> usize {
+        self.labels.len()
+    }
+
+    /// Symbol labels.
+    pub fn labels(&self) -> &[String] {
+        &self.labels
+    }
+
+    /// The prior.
+    pub fn prior(&self) -> &[f64] {
+        &self.prior
+    }
+
+    /// How the symbols are placed.
+    pub fn positions(&self) -> &Positions {
+        &self.positions
+    }
+
+    /// Index of a label, if present.
+    pub fn index_of(&self, label: &str) -> Option<usize> {
+        self.labels.iter().position(|l| l == label)
+    }
+
+    /// Numeric value of every symbol: its value on the line, else its index
+    /// (grid cells: their row-major index).
+    pub fn numeric_values(&self) -> Vec<f64> {
+        match &self.positions {
+            Positions::Line(v) => v.clone(),
+            _ => (0..self.size()).map(|i| i as f64).collect(),
+        }
+    }
+
+    /// Coordinates of every symbol in the plane (1-D domains sit on the x axis).
+    pub fn coordinates(&self) -> Vec<[f64; 2]> {
+        match &self.positions {
+            Positions::Grid { cols, .. } => (0..self.size())
+                .map(|i| [(i / cols) as f64, (i % cols) as f64])
+                .collect(),
+            _ => self
+                .numeric_values()
+                .into_iter()
+                .map(|v| [v, 0.0])
+                .collect(),
+        }
+    }
+
+    /// The natural distance between symbols: |a - b| in 1-D, Euclidean on a grid.
+    pub fn natural_distances(&self) -> Vec<Vec<f64>> {
+        let c = self.coordinates();
+        c.iter()
+            .map(|a| c.iter().map(|b| (a[0] - b[0]).hypot(a[1] - b[1])).collect())
+            .collect()
+    }
+
+    /// Whether the symbols have positions of their own (not just indices).
+    pub fn has_geometry(&self) -> bool {
+        !matches!(self.positions, Positions::Indices)
+    }
+}
+
+/// Check that `prior` is a probability vector over `n` symbols.
+pub fn validate_prior(key: &str, prior: &[f64], n: usize) -> Result<(), ProblemError> {
+    if prior.len() != n {
+        return Err(ProblemError::invalid(
+            key,
+            show_list(prior),
+            format!("has {} entries but the domain has {n} symbols", prior.len()),
+        ));
+    }
+    if let Some((i, v)) = prior
+        .iter()
+        .enumerate()
+        .find(|(_, v)| !(v.is_finite() && **v >= 0.0))
+    {
+        return Err(ProblemError::invalid(
+            format!("{key}[{i}]"),
+            v,
+            "prior entries must be finite and non-negative",
+        ));
+    }
+    let sum: f64 = prior.iter().sum();
+    if (sum - 1.0).abs() > PRIOR_SUM_TOLERANCE {
+        return Err(ProblemError::invalid(
+            key,
+            show_list(prior),
+            format!("entries sum to {sum}, not 1"),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prior_that_does_not_sum_to_one_names_the_sum() {
+        let e = Domain::sized(2)
+            .unwrap()
+            .with_prior(vec![0.5, 0.6])
+            .unwrap_err();
+        assert!(e.to_string().contains("sum to 1.1"), "{e}");
+    }
+
+    #[test]
+    fn prior_with_wrong_length_or_negative_entry_is_rejected() {
+        assert!(Domain::sized(3)
+            .unwrap()
+            .with_prior(vec![0.5, 0.5])
+            .is_err());
+        let e = Domain::sized(2)
+            .unwrap()
+            .with_prior(vec![1.5, -0.5])
+            .unwrap_err();
+        assert!(e.to_string().contains("domain.prior[1]"), "{e}");
+    }
+
+    #[test]
+    fn grid_coordinates_and_distances() {
+        let g = Domain::grid(2, 3).unwrap();
+        assert_eq!(g.size(), 6);
+        assert_eq!(g.coordinates()[4], [1.0, 1.0]);
+        assert!((g.natural_distances()[0][5] - 5f64.sqrt()).abs() < 1e-15);
+    }
+
+    #[test]
+    fn duplicate_labels_are_rejected() {
+        assert!(Domain::labeled(vec!["a".into(), "a".into()]).is_err());
+    }
+}

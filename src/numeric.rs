@@ -1,0 +1,123 @@
+//! Outward-rounded arithmetic and the named tolerances used across mechsynth.
+//!
+//! Leakage is computed from the emitted floating-point numbers so that the reported value is an
+//! upper bound on the exact leakage of the exact channel those numbers denote: every quotient is
+//! rounded up, every logarithm is widened by two units in the last place (libm's `ln` is within
+//! one), and sums carry a relative error bound.
+
+/// Largest accepted deviation of a prior's sum from 1.
+pub const PRIOR_SUM_TOLERANCE: f64 = 1e-9;
+/// Largest accepted deviation of a channel row's sum from 1 (for channels read from files).
+pub const ROW_SUM_TOLERANCE: f64 = 1e-9;
+/// Entries of a solver's point below this magnitude (negative) are solver noise, clipped to 0.
+pub const SOLVER_NOISE: f64 = 1e-6;
+/// Slack used when comparing a distance with a range-query radius.
+pub const DISTANCE_TOLERANCE: f64 = 1e-9;
+/// Relative slack used when deciding that a constraint is implied by a shorter path.
+pub const IMPLIED_PATH_TOLERANCE: f64 = 1e-12;
+
+/// Upper bound on the exact quotient `a / b` (IEEE division is correctly rounded).
+pub fn div_up(a: f64, b: f64) -> f64 {
+    (a / b).next_up()
+}
+
+/// Lower bound on the exact quotient `a / b`.
+pub fn div_down(a: f64, b: f64) -> f64 {
+    (a / b).next_down()
+}
+
+/// Upper bound on `ln(x)` for `x > 0`; exactly 0 at `x == 1`.
+pub fn ln_up(x: f64) -> f64 {
+    if x == 1.0 {
+        0.0
+    } else {
+        x.ln().next_up().next_up()
+    }
+}
+
+/// Upper bound on `ln(a / b)` for `a, b >= 0`: `-inf` when `a == 0` (no constraint binds), `+inf`
+/// when only `b == 0`.
+pub fn log_ratio_up(a: f64, b: f64) -> f64 {
+    if a == 0.0 {
+        f64::NEG_INFINITY
+    } else if b == 0.0 {
+        f64::INFINITY
+    } else if a == b {
+        0.0
+    } else {
+        ln_up(div_up(a, b))
+    }
+}
+
+/// Relative error bound of a floating-point sum of `terms` non-negative products.
+fn sum_relative_error(terms: usize) -> f64 {
+    (terms as f64 + 2.0) * f64::EPSILON
+}
+
+/// An interval `[lo, hi]` that contains the exact sum of non-negative `products`, each the
+/// floating-point product of two exact numbers.
+pub fn sum_bounds(products: impl IntoIterator<Item = f64>) -> (f64, f64) {
+    let mut sum = 0.0;
+    let mut count = 0usize;
+    for p in products {
+        sum += p;
+        count += 1;
+    }
+    if sum == 0.0 {
+        return (0.0, 0.0);
+    }
+    let rel = sum_relative_error(count);
+    (
+        (sum * (1.0 - rel)).next_down().max(0.0),
+        (sum * (1.0 + rel)).next_up(),
+    )
+}
+
+/// `ln(a/b) / scale` rounded up, where `scale > 0` is the privacy-matrix entry of the pair.
+/// A zero scale allows no leakage at all, so any positive log-ratio gives `+inf`.
+pub fn scaled_log_ratio_up(a: f64, b: f64, scale: f64) -> f64 {
+    let l = log_ratio_up(a, b);
+    if l <= 0.0 {
+        return l;
+    }
+    if scale == 0.0 {
+        f64::INFINITY
+    } else {
+        div_up(l, scale)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ln_up_is_an_upper_bound_and_exact_at_one() {
+        assert_eq!(ln_up(1.0), 0.0);
+        for x in [0.1, 0.5, 2.0, std::f64::consts::E, 1e6] {
+            assert!(ln_up(x) > x.ln());
+        }
+    }
+
+    #[test]
+    fn log_ratio_handles_zeros() {
+        assert_eq!(log_ratio_up(0.0, 0.0), f64::NEG_INFINITY);
+        assert_eq!(log_ratio_up(0.5, 0.0), f64::INFINITY);
+        assert_eq!(log_ratio_up(0.3, 0.3), 0.0);
+        assert!(log_ratio_up(1.0, std::f64::consts::E.recip()) >= 1.0);
+    }
+
+    #[test]
+    fn sum_bounds_bracket_the_sum() {
+        let terms = [0.1, 0.2, 0.3];
+        let (lo, hi) = sum_bounds(terms);
+        assert!(lo < 0.6 && 0.6 < hi);
+        assert_eq!(sum_bounds([0.0, 0.0]), (0.0, 0.0));
+    }
+
+    #[test]
+    fn scaled_ratio_with_zero_scale_is_infinite() {
+        assert_eq!(scaled_log_ratio_up(0.6, 0.3, 0.0), f64::INFINITY);
+        assert!(scaled_log_ratio_up(0.6, 0.3, 2.0) >= 2f64.ln() / 2.0);
+    }
+}

@@ -1,0 +1,98 @@
+//! Loss functions `L[x][y]` for the expected-loss objective.
+
+use crate::domain::Domain;
+use crate::error::{show_list, ProblemError};
+use crate::numeric::DISTANCE_TOLERANCE;
+use serde::{Deserialize, Serialize};
+
+/// A loss as written in a problem file: a name, `{ matrix = [[...]] }` or `{ range = r }`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    untagged,
+    expecting = "a loss name (\"hamming\", \"absolute\", \"squared\"), { matrix = [[...]] } or { range = r }"
+)]
+pub enum LossSpec {
+    /// `hamming`, `absolute` or `squared`.
+    Named(String),
+    /// An explicit n x n loss matrix.
+    Matrix {
+        /// `L[x][y]`.
+        matrix: Vec<Vec<f64>>,
+    },
+    /// Range-query loss: 1 when the distance from x to y exceeds `range`.
+    Range {
+        /// The query radius (natural distance of the domain).
+        range: f64,
+    },
+}
+
+/// Accepted loss names.
+pub const LOSS_NAMES: [&str; 3] = ["hamming", "absolute", "squared"];
+
+impl LossSpec {
+    /// A short name for reports.
+    pub fn name(&self) -> String {
+        match self {
+            LossSpec::Named(n) => n.clone(),
+            LossSpec::Matrix { .. } => "matrix".into(),
+            LossSpec::Range { range } => format!("range-query (r = {range})"),
+        }
+    }
+
+    /// The loss matrix over `domain` (outputs = inputs). Distances are the domain's natural
+    /// ones: `|a_x - a_y|` for values, lines and plain symbols (indices), Euclidean on grids.
+    pub fn matrix(&self, key: &str, domain: &Domain) -> Result<Vec<Vec<f64>>, ProblemError> {
+        let n = domain.size();
+        let d = domain.natural_distances();
+        let from = |f: &dyn Fn(usize, usize) -> f64| -> Vec<Vec<f64>> {
+            (0..n).map(|x| (0..n).map(|y| f(x, y)).collect()).collect()
+        };
+        match self {
+            LossSpec::Named(name) => match name.as_str() {
+                "hamming" => Ok(from(&|x, y| f64::from(u8::from(x != y)))),
+                "absolute" => Ok(d),
+                "squared" => Ok(from(&|x, y| d[x][y] * d[x][y])),
+                other => Err(ProblemError::unknown("loss", key, other, &LOSS_NAMES)),
+            },
+            LossSpec::Range { range } => {
+                if !(range.is_finite() && *range >= 0.0) {
+                    return Err(ProblemError::invalid(
+                        format!("{key}.range"),
+                        range,
+                        "the radius must be a finite number >= 0",
+                    ));
+                }
+                Ok(from(&|x, y| {
+                    f64::from(u8::from(d[x][y] > range + DISTANCE_TOLERANCE))
+                }))
+            }
+            LossSpec::Matrix { matrix } => {
+                let mkey = format!("{key}.matrix");
+                if matrix.len() != n {
+                    return Err(ProblemError::invalid(
+                        mkey,
+                        format!("{} rows", matrix.len()),
+                        format!("must be {n} x {n} to match the domain"),
+                    ));
+                }
+                for (i, row) in matrix.iter().enumerate() {
+                    if row.len() != n {
+                        return Err(ProblemError::invalid(
+                            format!("{mkey}[{i}]"),
+                            show_list(row),
+                            format!("row has {} entries; must have {n}", row.len()),
+                        ));
+                    }
+                    if let Some((j, v)) = row.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+                        return Err(ProblemError::invalid(
+                            format!("{mkey}[{i}][{j}]"),
+                            v,
+                            "losses must be finite",
+                        ));
+                    }
+                }
+                Ok(matrix.clone())
+            }
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! Context-aware LDP with a privacy matrix (context-aware-ldp.txt, Definition 2; arXiv
+//! 1911.00038): `Q[x][y] <= e^{E[x][x']} Q[x'][y]`, entries of E non-negative, possibly `+inf`
+//! (no constraint) and asymmetric. Here `E = epsilon * U` for a unit matrix U, so the achieved
+//! leakage is reported as the smallest such epsilon.
+
+use super::{Check, PrivacyNotion};
+use crate::channel::Channel;
+use crate::formulation::ChannelLp;
+use crate::numeric::{scaled_log_ratio_up, IMPLIED_PATH_TOLERANCE};
+
+/// Context-aware LDP: `E = epsilon * unit`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContextLdp {
+    /// Scale of the privacy matrix.
+    pub epsilon: f64,
+    /// The privacy matrix per unit of epsilon (`+inf` = unconstrained pair).
+    pub unit: Vec<Vec<f64>>,
+    /// The constraint's name in reports.
+    pub name: &'static str,
+}
+
+/// Smallest epsilon for which `Q[x][y] <= e^{epsilon * unit[x][x']} Q[x'][y]` holds for every
+/// pair with a finite entry: `max ln(Q[x][y] / Q[x'][y]) / unit[x][x']`, outward rounded.
+pub fn matrix_leakage(channel: &Channel, unit: &[Vec<f64>]) -> f64 {
+    let n = channel.inputs();
+    let mut worst: f64 = 0.0;
+    for (x, unit_row) in unit.iter().enumerate().take(n) {
+        for (x2, &u) in unit_row.iter().enumerate().take(n) {
+            if x == x2 || u.is_infinite() {
+                continue;
+            }
+            for y in 0..channel.outputs() {
+                worst = worst.max(scaled_log_ratio_up(
+                    channel.get(x, y),
+                    channel.get(x2, y),
+                    u,
+                ));
+            }
+        }
+    }
+    worst
+}
+
+/// The ordered pairs `(a, b, D[a][b])` whose constraints imply all others, where D is the
+/// shortest-path closure of `e` (constraints compose along paths, so D is implied by E, and
+/// E's constraints are implied by D's since `D <= E`). A pair is dropped when a path through a
+/// third symbol with two positive legs is no longer than it: for a line metric this leaves the
+/// adjacent pairs, for a grid with Manhattan distance the grid edges (DESIGN.md).
+pub(crate) fn essential_pairs(e: &[Vec<f64>]) -> Vec<(usize, usize, f64)> {
+    let n = e.len();
+    let mut d: Vec<Vec<f64>> = e.to_vec();
+    for (i, row) in d.iter_mut().enumerate() {
+        row[i] = 0.0;
+    }
+    for k in 0..n {
+        for i in 0..n {
+            for j in 0..n {
+                let via = d[i][k] + d[k][j];
+                if via < d[i][j] {
+                    d[i][j] = via;
+                }
+            }
+        }
+    }
+    let mut pairs = Vec::new();
+    for a in 0..n {
+        for b in 0..n {
+            if a == b || d[a][b].is_infinite() {
+                continue;
+            }
+            let limit = d[a][b] * (1.0 + IMPLIED_PATH_TOLERANCE);
+            let implied = (0..n).any(|k| {
+                k != a && k != b && d[a][k] > 0.0 && d[k][b] > 0.0 && d[a][k] + d[k][b] <= limit
+            });
+            if !implied {
+                pairs.push((a, b, d[a][b]));
+            }
+        }
+    }
+    pairs
+}
+
+/// Encode `Q[a][y] <= e^{D[a][b]} Q[b][y]` for the essential pairs of `e`; returns how many
+/// ordered pairs were kept out of the finite ones.
+pub(crate) fn encode_pairs(lp: &mut ChannelLp, e: &[Vec<f64>]) -> (usize, usize) {
+    let pairs = essential_pairs(e);
+    for &(a, b, dist) in &pairs {
+        let factor = dist.exp();
+        for y in 0..lp.outputs() {
+            let (qa, qb) = (lp.q(a, y), lp.q(b, y));
+            lp.at_most_times(qa, factor, qb);
+        }
+    }
+    let finite = e
+        .iter()
+        .enumerate()
+        .flat_map(|(a, row)| {
+            row.iter()
+                .enumerate()
+                .filter(move |(b, v)| *b != a && v.is_finite())
+        })
+        .count();
+    (pairs.len(), finite)
+}
+
+impl PrivacyNotion for ContextLdp {
+    fn key(&self) -> &'static str {
+        self.name
+    }
+
+    fn check(&self, channel: &Channel) -> Vec<Check> {
+        vec![Check {
+            constraint: self.name.into(),
+            requested: self.epsilon,
+            achieved: matrix_leakage(channel, &self.unit),
+        }]
+    }
+
+    fn encode(&self, lp: &mut ChannelLp) -> String {
+        let e = scaled(&self.unit, self.epsilon);
+        let (kept, finite) = encode_pairs(lp, &e);
+        format!(
+            "{}: pairwise (exact), {kept} of {finite} constrained ordered pairs kept, the rest implied by shorter paths",
+            self.name
+        )
+    }
+}
+
+/// `epsilon * unit`; an infinite entry stays infinite (no constraint) even when epsilon is 0.
+pub(crate) fn scaled(unit: &[Vec<f64>], epsilon: f64) -> Vec<Vec<f64>> {
+    unit.iter()
+        .map(|row| {
+            row.iter()
+                .map(|&u| if u.is_infinite() { u } else { epsilon * u })
+                .collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(n: usize) -> Vec<Vec<f64>> {
+        (0..n)
+            .map(|i| (0..n).map(|j| (i as f64 - j as f64).abs()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn line_metric_keeps_only_adjacent_pairs() {
+        let pairs = essential_pairs(&line(6));
+        assert_eq!(pairs.len(), 10);
+        assert!(pairs.iter().all(|&(a, b, _)| a.abs_diff(b) == 1));
+    }
+
+    #[test]
+    fn infinite_entries_give_no_pairs() {
+        let inf = f64::INFINITY;
+        let e = vec![vec![0.0, inf], vec![1.0, 0.0]];
+        assert_eq!(essential_pairs(&e), vec![(1, 0, 1.0)]);
+    }
+
+    #[test]
+    fn triangle_violations_are_tightened_to_the_closure() {
+        // d(0,2) = 5 > d(0,1) + d(1,2) = 2: the direct pair is implied and dropped.
+        let e = vec![
+            vec![0.0, 1.0, 5.0],
+            vec![1.0, 0.0, 1.0],
+            vec![5.0, 1.0, 0.0],
+        ];
+        let pairs = essential_pairs(&e);
+        assert_eq!(pairs.len(), 4);
+    }
+
+    #[test]
+    fn matrix_leakage_of_warner_is_epsilon() {
+        let e1 = 1f64.exp();
+        let p = e1 / (1.0 + e1);
+        let ch = Channel::new(vec![vec![p, 1.0 - p], vec![1.0 - p, p]]).unwrap();
+        let l = matrix_leakage(&ch, &[vec![0.0, 1.0], vec![1.0, 0.0]]);
+        assert!((l - 1.0).abs() < 1e-12 && l >= 1.0 - 1e-15);
+    }
+}

@@ -1,0 +1,181 @@
+//! Local d-privacy (range-and-frequency-d-privacy-slides.txt): `Q[x][y] <= e^{eps d(x,x')}
+//! Q[x'][y]` for a metric d. A context-aware LDP with privacy matrix `eps * d`.
+
+use super::context::{encode_pairs, matrix_leakage, scaled};
+use super::{Check, PrivacyNotion};
+use crate::channel::Channel;
+use crate::domain::{Domain, Positions};
+use crate::error::ProblemError;
+use crate::formulation::ChannelLp;
+use serde::{Deserialize, Serialize};
+
+/// The metric of a d-privacy constraint, as written in a problem file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    untagged,
+    expecting = "a metric name (\"line\", \"euclidean\", \"manhattan\") or a distance matrix"
+)]
+pub enum MetricSpec {
+    /// A named metric over the domain's positions.
+    Named(String),
+    /// An explicit n x n distance matrix.
+    Matrix(Vec<Vec<f64>>),
+}
+
+/// The accepted metric names.
+pub const METRIC_NAMES: [&str; 3] = ["line", "euclidean", "manhattan"];
+
+impl MetricSpec {
+    /// Distance matrix over `domain`; warnings (e.g. a broken triangle inequality) go to `warnings`.
+    pub fn distances(
+        &self,
+        key: &str,
+        domain: &Domain,
+        warnings: &mut Vec<String>,
+    ) -> Result<Vec<Vec<f64>>, ProblemError> {
+        let coords = domain.coordinates();
+        let by = |f: &dyn Fn([f64; 2], [f64; 2]) -> f64| -> Vec<Vec<f64>> {
+            coords
+                .iter()
+                .map(|&a| coords.iter().map(|&b| f(a, b)).collect())
+                .collect()
+        };
+        match self {
+            MetricSpec::Named(name) => match name.as_str() {
+                "line" => {
+                    if let Positions::Grid { .. } = domain.positions() {
+                        return Err(ProblemError::invalid(
+                            key,
+                            "\"line\"",
+                            "a grid domain is 2-D; use \"euclidean\" or \"manhattan\"",
+                        ));
+                    }
+                    Ok(by(&|a, b| (a[0] - b[0]).abs()))
+                }
+                "euclidean" => Ok(by(&|a, b| (a[0] - b[0]).hypot(a[1] - b[1]))),
+                "manhattan" => Ok(by(&|a, b| (a[0] - b[0]).abs() + (a[1] - b[1]).abs())),
+                other => Err(ProblemError::unknown("metric", key, other, &METRIC_NAMES)),
+            },
+            MetricSpec::Matrix(d) => {
+                validate_metric_matrix(key, d, domain.size())?;
+                if let Some(w) = triangle_violation(d) {
+                    warnings.push(format!("`{key}` is not a metric: {w}; the constraints it implies along shorter paths are enforced as well"));
+                }
+                Ok(d.clone())
+            }
+        }
+    }
+}
+
+/// Check an explicit distance matrix: n x n, non-negative, zero diagonal, symmetric.
+fn validate_metric_matrix(key: &str, d: &[Vec<f64>], n: usize) -> Result<(), ProblemError> {
+    crate::privacy::spec::validate_square(key, d, n)?;
+    for (i, row) in d.iter().enumerate() {
+        if row[i] != 0.0 {
+            return Err(ProblemError::invalid(
+                format!("{key}[{i}][{i}]"),
+                row[i],
+                "a metric has zero diagonal",
+            ));
+        }
+        for (j, &v) in row.iter().enumerate() {
+            if v != d[j][i] {
+                return Err(ProblemError::invalid(
+                    format!("{key}[{i}][{j}]"),
+                    v,
+                    format!("a metric is symmetric but [{j}][{i}] = {}; use notion = \"context-ldp\" for asymmetric matrices", d[j][i]),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A description of the first triangle-inequality violation, if any.
+fn triangle_violation(d: &[Vec<f64>]) -> Option<String> {
+    let n = d.len();
+    for i in 0..n {
+        for j in 0..n {
+            for k in 0..n {
+                if d[i][k] + d[k][j] < d[i][j] * (1.0 - 1e-12) {
+                    return Some(format!(
+                        "d({i},{j}) = {} > d({i},{k}) + d({k},{j}) = {}",
+                        d[i][j],
+                        d[i][k] + d[k][j]
+                    ));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Local d-privacy with a resolved distance matrix.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DPrivacy {
+    /// The privacy parameter.
+    pub epsilon: f64,
+    /// Distances between inputs.
+    pub distances: Vec<Vec<f64>>,
+}
+
+impl PrivacyNotion for DPrivacy {
+    fn key(&self) -> &'static str {
+        "d-privacy"
+    }
+
+    fn check(&self, channel: &Channel) -> Vec<Check> {
+        vec![Check {
+            constraint: "d-privacy".into(),
+            requested: self.epsilon,
+            achieved: matrix_leakage(channel, &self.distances),
+        }]
+    }
+
+    fn encode(&self, lp: &mut ChannelLp) -> String {
+        let (kept, finite) = encode_pairs(lp, &scaled(&self.distances, self.epsilon));
+        format!(
+            "d-privacy: pairwise (exact), {kept} of {finite} ordered pairs kept, the rest implied by the triangle inequality"
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn manhattan_on_a_grid_keeps_grid_edges() {
+        let domain = Domain::grid(3, 3).unwrap();
+        let d = MetricSpec::Named("manhattan".into())
+            .distances("m", &domain, &mut vec![])
+            .unwrap();
+        let pairs = super::super::context::essential_pairs(&d);
+        // 12 undirected grid edges, both directions.
+        assert_eq!(pairs.len(), 24);
+    }
+
+    #[test]
+    fn broken_triangle_inequality_warns() {
+        let domain = Domain::sized(3).unwrap();
+        let d = vec![
+            vec![0.0, 1.0, 5.0],
+            vec![1.0, 0.0, 1.0],
+            vec![5.0, 1.0, 0.0],
+        ];
+        let mut w = vec![];
+        MetricSpec::Matrix(d)
+            .distances("privacy[0].metric", &domain, &mut w)
+            .unwrap();
+        assert!(w[0].contains("d(0,2) = 5"), "{w:?}");
+    }
+
+    #[test]
+    fn asymmetric_metric_is_an_error() {
+        let domain = Domain::sized(2).unwrap();
+        let d = vec![vec![0.0, 1.0], vec![2.0, 0.0]];
+        assert!(MetricSpec::Matrix(d)
+            .distances("m", &domain, &mut vec![])
+            .is_err());
+    }
+}

@@ -1,0 +1,51 @@
+//! eps-differential identifiability with prior p: `p_x Q[x][y] <= e^eps p_x' Q[x'][y]` for all
+//! `x, x'` in the support of p and all y (context-aware-lip.txt, Section III).
+
+use super::{encode_envelope, envelope_leakage, Check, PrivacyNotion};
+use crate::channel::Channel;
+use crate::formulation::ChannelLp;
+
+/// eps-identifiability under a prior.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Identifiability {
+    /// The privacy parameter.
+    pub epsilon: f64,
+    /// The prior (support must be the whole domain when solving).
+    pub prior: Vec<f64>,
+}
+
+fn support(prior: &[f64]) -> Vec<usize> {
+    (0..prior.len()).filter(|&x| prior[x] > 0.0).collect()
+}
+
+/// Smallest eps for which `channel` is eps-identifiable under `prior`:
+/// `max_y ln(max_x p_x Q[x][y] / min_x p_x Q[x][y])` over the support of the prior.
+/// Feasible only if `max p / min p <= e^eps` (sum the constraint over y).
+pub fn identifiability_leakage(channel: &Channel, prior: &[f64]) -> f64 {
+    let s = support(prior);
+    envelope_leakage(channel, prior, &s, &s)
+}
+
+impl PrivacyNotion for Identifiability {
+    fn key(&self) -> &'static str {
+        "identifiability"
+    }
+
+    fn check(&self, channel: &Channel) -> Vec<Check> {
+        vec![Check {
+            constraint: "identifiability".into(),
+            requested: self.epsilon,
+            achieved: identifiability_leakage(channel, &self.prior),
+        }]
+    }
+
+    /// Envelope per column on the weighted entries `p_x Q[x][y]` (exact).
+    fn encode(&self, lp: &mut ChannelLp) -> String {
+        let s = support(&self.prior);
+        encode_envelope(lp, self.epsilon, &self.prior, &s, &s);
+        format!(
+            "identifiability: per-column envelope of p_x Q[x][y] (exact), {} rows",
+            2 * s.len() * lp.outputs()
+        )
+    }
+}

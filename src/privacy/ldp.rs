@@ -1,0 +1,43 @@
+//! eps-local differential privacy: `Q[x][y] <= e^eps Q[x'][y]` for all `x, x', y`.
+
+use super::{encode_envelope, envelope_leakage, Check, PrivacyNotion};
+use crate::channel::Channel;
+use crate::formulation::ChannelLp;
+
+/// eps-LDP.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ldp {
+    /// The privacy parameter.
+    pub epsilon: f64,
+}
+
+/// Smallest eps for which `channel` is eps-LDP: the largest log-ratio within a column.
+pub fn ldp_leakage(channel: &Channel) -> f64 {
+    let all: Vec<usize> = (0..channel.inputs()).collect();
+    envelope_leakage(channel, &vec![1.0; channel.inputs()], &all, &all)
+}
+
+impl PrivacyNotion for Ldp {
+    fn key(&self) -> &'static str {
+        "ldp"
+    }
+
+    fn check(&self, channel: &Channel) -> Vec<Check> {
+        vec![Check {
+            constraint: "ldp".into(),
+            requested: self.epsilon,
+            achieved: ldp_leakage(channel),
+        }]
+    }
+
+    /// Envelope per column (exact): `l_y <= Q[x][y] <= e^eps l_y`.
+    fn encode(&self, lp: &mut ChannelLp) -> String {
+        let n = lp.inputs();
+        let all: Vec<usize> = (0..n).collect();
+        encode_envelope(lp, self.epsilon, &vec![1.0; n], &all, &all);
+        format!(
+            "ldp: per-column envelope (exact), {} rows",
+            2 * n * lp.outputs()
+        )
+    }
+}

@@ -1,0 +1,89 @@
+//! Local Information Privacy (lip-data-aggregation.txt, Definition 1; context-aware-lip.txt,
+//! Definition 2): `e^-eps <= Q[x][y] / lambda_y <= e^eps` for every input with positive prior and
+//! every output with `lambda_y = sum_x p_x Q[x][y] > 0`.
+//!
+//! Bounded-prior LIP (context-aware-lip.txt, Section IV) asks the same for every prior in a set;
+//! the condition is linear in the prior for fixed Q, so for the convex hull of a list of priors
+//! it is enough to impose it at each listed prior, for every input that any prior in the hull
+//! gives positive mass (DESIGN.md).
+
+use super::{union_support, Check, PrivacyNotion};
+use crate::channel::Channel;
+use crate::formulation::ChannelLp;
+use crate::numeric::{log_ratio_up, sum_bounds};
+use mechsynth_solvers::Sense;
+
+/// eps-LIP (one prior) or eps-BP-LIP (the convex hull of several).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lip {
+    /// The privacy parameter.
+    pub epsilon: f64,
+    /// The prior, or the vertices of the prior set.
+    pub priors: Vec<Vec<f64>>,
+    /// `lip` or `bp-lip`.
+    pub name: &'static str,
+}
+
+/// Smallest eps for which `channel` is eps-LIP for every prior in the convex hull of `priors`:
+/// the worst `|ln(Q[x][y] / lambda_y)|` over the listed priors (the ratio's extremes over the
+/// hull are at its vertices), for inputs in the union of their supports. Outward rounded:
+/// `lambda_y` is bracketed by [`sum_bounds`].
+pub fn lip_leakage(channel: &Channel, priors: &[Vec<f64>]) -> f64 {
+    let support = union_support(priors);
+    let mut worst: f64 = 0.0;
+    for prior in priors {
+        for y in 0..channel.outputs() {
+            let (lo, hi) = sum_bounds(prior.iter().enumerate().map(|(x, p)| p * channel.get(x, y)));
+            for &x in &support {
+                let q = channel.get(x, y);
+                if q == 0.0 && hi == 0.0 {
+                    continue;
+                }
+                worst = worst.max(log_ratio_up(q, lo)).max(log_ratio_up(hi, q));
+            }
+        }
+    }
+    worst
+}
+
+impl PrivacyNotion for Lip {
+    fn key(&self) -> &'static str {
+        self.name
+    }
+
+    fn check(&self, channel: &Channel) -> Vec<Check> {
+        vec![Check {
+            constraint: self.name.into(),
+            requested: self.epsilon,
+            achieved: lip_leakage(channel, &self.priors),
+        }]
+    }
+
+    /// One auxiliary `lambda_y = sum_x p_x Q[x][y]` per prior and column, then
+    /// `e^-eps lambda_y <= Q[x][y] <= e^eps lambda_y` (exact, linear).
+    fn encode(&self, lp: &mut ChannelLp) -> String {
+        let support = union_support(&self.priors);
+        let (up, down) = (self.epsilon.exp(), (-self.epsilon).exp());
+        for prior in &self.priors {
+            for y in 0..lp.outputs() {
+                let lambda = lp.aux(0.0);
+                let mut terms: Vec<_> = (0..lp.inputs())
+                    .filter(|&x| prior[x] > 0.0)
+                    .map(|x| (lp.q(x, y), -prior[x]))
+                    .collect();
+                terms.push((lambda, 1.0));
+                lp.constrain(terms, Sense::Eq, 0.0);
+                for &x in &support {
+                    let q = lp.q(x, y);
+                    lp.at_most_times(q, up, lambda);
+                    lp.at_least_times(q, down, lambda);
+                }
+            }
+        }
+        format!(
+            "{}: auxiliary output probability per prior and column (exact), {} prior(s)",
+            self.name,
+            self.priors.len()
+        )
+    }
+}

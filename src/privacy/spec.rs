@@ -1,0 +1,416 @@
+//! `[[privacy]]` entries as written in problem files, and their resolution against a domain.
+
+use super::{
+    BlockLdp, ContextLdp, DPrivacy, HighLowLdp, Identifiability, Ldp, Lip, MaxLeakage, MetricSpec,
+    PrivacyNotion,
+};
+use crate::domain::{validate_prior, Domain};
+use crate::error::{show_list, ProblemError};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A symbol named by its index or its label.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Symbol {
+    /// 0-based index.
+    Index(usize),
+    /// Label from `domain.labels` (or the string form of a value).
+    Label(String),
+}
+
+impl fmt::Display for Symbol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Symbol::Index(i) => write!(f, "{i}"),
+            Symbol::Label(l) => write!(f, "{l:?}"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Symbol {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Symbol;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a symbol index (0-based) or label")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Symbol, E> {
+                usize::try_from(v)
+                    .map(Symbol::Index)
+                    .map_err(|_| E::custom(format!("symbol index {v} is negative")))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Symbol, E> {
+                Ok(Symbol::Index(v as usize))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Symbol, E> {
+                Ok(Symbol::Label(v.to_string()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl Symbol {
+    /// The index of this symbol in `domain`.
+    pub fn resolve(&self, key: &str, domain: &Domain) -> Result<usize, ProblemError> {
+        match self {
+            Symbol::Index(i) if *i < domain.size() => Ok(*i),
+            Symbol::Index(i) => Err(ProblemError::invalid(
+                key,
+                i,
+                format!(
+                    "index out of range; the domain has {} symbols (0..{})",
+                    domain.size(),
+                    domain.size() - 1
+                ),
+            )),
+            Symbol::Label(l) => domain.index_of(l).ok_or_else(|| {
+                let labels: Vec<&str> = domain.labels().iter().map(String::as_str).collect();
+                ProblemError::unknown("label", key, l, &labels)
+            }),
+        }
+    }
+}
+
+/// One `[[privacy]]` entry. The tag `notion` selects the variant.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "notion", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum PrivacySpec {
+    /// eps-LDP.
+    #[serde(alias = "local-dp")]
+    Ldp {
+        /// Privacy parameter.
+        #[serde(alias = "eps")]
+        epsilon: f64,
+    },
+    /// Context-aware LDP with privacy matrix `epsilon * matrix` (epsilon defaults to 1).
+    #[serde(alias = "context-aware-ldp")]
+    ContextLdp {
+        /// Scale of the matrix (default 1).
+        #[serde(default, alias = "eps", skip_serializing_if = "Option::is_none")]
+        epsilon: Option<f64>,
+        /// n x n privacy matrix; `inf` entries leave the pair unconstrained.
+        matrix: Vec<Vec<f64>>,
+    },
+    /// High-low LDP: only the sensitive symbols are protected.
+    #[serde(alias = "high-low-ldp")]
+    HighLow {
+        /// Privacy parameter.
+        #[serde(alias = "eps")]
+        epsilon: f64,
+        /// Sensitive symbols (indices or labels).
+        sensitive: Vec<Symbol>,
+    },
+    /// Block-structured LDP.
+    #[serde(alias = "block-ldp", alias = "block-structured")]
+    Block {
+        /// Within-block parameter.
+        #[serde(alias = "eps")]
+        epsilon: f64,
+        /// A partition of the domain (indices or labels).
+        blocks: Vec<Vec<Symbol>>,
+        /// Across-block parameter (default: unconstrained).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        epsilon_across: Option<f64>,
+    },
+    /// Local d-privacy.
+    #[serde(alias = "metric-ldp", alias = "geo-indistinguishability")]
+    DPrivacy {
+        /// Privacy parameter per unit distance.
+        #[serde(alias = "eps")]
+        epsilon: f64,
+        /// The metric.
+        metric: MetricSpec,
+    },
+    /// Local Information Privacy under the domain prior or its own.
+    #[serde(alias = "local-information-privacy")]
+    Lip {
+        /// Privacy parameter.
+        #[serde(alias = "eps")]
+        epsilon: f64,
+        /// Prior (default: the domain prior).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        prior: Option<Vec<f64>>,
+    },
+    /// Bounded-prior LIP over the convex hull of `priors`.
+    #[serde(alias = "bounded-prior-lip")]
+    BpLip {
+        /// Privacy parameter.
+        #[serde(alias = "eps")]
+        epsilon: f64,
+        /// Vertices of the prior set.
+        priors: Vec<Vec<f64>>,
+    },
+    /// Maximal leakage at most epsilon nats.
+    #[serde(alias = "maximal-leakage")]
+    MaxLeakage {
+        /// Bound in nats.
+        #[serde(alias = "eps")]
+        epsilon: f64,
+    },
+    /// Differential identifiability under the domain prior.
+    #[serde(alias = "differential-identifiability")]
+    Identifiability {
+        /// Privacy parameter.
+        #[serde(alias = "eps")]
+        epsilon: f64,
+    },
+    /// Mutual-information privacy (recognized; not yet supported).
+    MutualInformation {
+        /// Bound in nats.
+        #[serde(alias = "eps")]
+        epsilon: f64,
+    },
+}
+
+/// Every accepted notion name.
+pub const NOTION_NAMES: [&str; 10] = [
+    "ldp",
+    "context-ldp",
+    "high-low",
+    "block",
+    "d-privacy",
+    "lip",
+    "bp-lip",
+    "max-leakage",
+    "identifiability",
+    "mutual-information",
+];
+
+impl PrivacySpec {
+    /// The notion's name as in problem files.
+    pub fn notion(&self) -> &'static str {
+        match self {
+            PrivacySpec::Ldp { .. } => "ldp",
+            PrivacySpec::ContextLdp { .. } => "context-ldp",
+            PrivacySpec::HighLow { .. } => "high-low",
+            PrivacySpec::Block { .. } => "block",
+            PrivacySpec::DPrivacy { .. } => "d-privacy",
+            PrivacySpec::Lip { .. } => "lip",
+            PrivacySpec::BpLip { .. } => "bp-lip",
+            PrivacySpec::MaxLeakage { .. } => "max-leakage",
+            PrivacySpec::Identifiability { .. } => "identifiability",
+            PrivacySpec::MutualInformation { .. } => "mutual-information",
+        }
+    }
+
+    /// Replace the (main) epsilon; `epsilon_across` of block LDP is kept.
+    pub fn set_epsilon(&mut self, value: f64) {
+        match self {
+            PrivacySpec::ContextLdp { epsilon, .. } => *epsilon = Some(value),
+            PrivacySpec::Ldp { epsilon }
+            | PrivacySpec::HighLow { epsilon, .. }
+            | PrivacySpec::Block { epsilon, .. }
+            | PrivacySpec::DPrivacy { epsilon, .. }
+            | PrivacySpec::Lip { epsilon, .. }
+            | PrivacySpec::BpLip { epsilon, .. }
+            | PrivacySpec::MaxLeakage { epsilon }
+            | PrivacySpec::Identifiability { epsilon }
+            | PrivacySpec::MutualInformation { epsilon } => *epsilon = value,
+        }
+    }
+
+    /// Validate against `domain` and build the constraint set. `key` is the entry's path
+    /// (`privacy[0]`); non-fatal findings are appended to `warnings`.
+    pub fn resolve(
+        &self,
+        key: &str,
+        domain: &Domain,
+        warnings: &mut Vec<String>,
+    ) -> Result<Box<dyn PrivacyNotion>, ProblemError> {
+        let eps_key = format!("{key}.epsilon");
+        let n = domain.size();
+        Ok(match self {
+            PrivacySpec::Ldp { epsilon } => Box::new(Ldp { epsilon: check_epsilon(&eps_key, *epsilon)? }),
+            PrivacySpec::ContextLdp { epsilon, matrix } => {
+                let epsilon = check_epsilon(&eps_key, epsilon.unwrap_or(1.0))?;
+                let mkey = format!("{key}.matrix");
+                validate_square(&mkey, matrix, n)?;
+                Box::new(ContextLdp { epsilon, unit: matrix.clone(), name: "context-ldp" })
+            }
+            PrivacySpec::HighLow { epsilon, sensitive } => {
+                let skey = format!("{key}.sensitive");
+                let sensitive = resolve_set(&skey, sensitive, domain)?;
+                if sensitive.is_empty() {
+                    warnings.push(format!("`{skey}` is empty: high-low LDP then constrains nothing"));
+                }
+                Box::new(HighLowLdp { epsilon: check_epsilon(&eps_key, *epsilon)?, sensitive })
+            }
+            PrivacySpec::Block { epsilon, blocks, epsilon_across } => {
+                let epsilon = check_epsilon(&eps_key, *epsilon)?;
+                let epsilon_across = epsilon_across
+                    .map(|e| check_epsilon(&format!("{key}.epsilon_across"), e))
+                    .transpose()?;
+                Box::new(BlockLdp { epsilon, blocks: resolve_partition(&format!("{key}.blocks"), blocks, domain)?, epsilon_across })
+            }
+            PrivacySpec::DPrivacy { epsilon, metric } => {
+                let distances = metric.distances(&format!("{key}.metric"), domain, warnings)?;
+                Box::new(DPrivacy { epsilon: check_epsilon(&eps_key, *epsilon)?, distances })
+            }
+            PrivacySpec::Lip { epsilon, prior } => {
+                let prior = match prior {
+                    Some(p) => {
+                        validate_prior(&format!("{key}.prior"), p, n)?;
+                        p.clone()
+                    }
+                    None => domain.prior().to_vec(),
+                };
+                let prior_key = if self_has_prior(self) { format!("{key}.prior") } else { "domain.prior".into() };
+                require_full_support(&prior_key, &prior, "lip")?;
+                Box::new(Lip { epsilon: check_epsilon(&eps_key, *epsilon)?, priors: vec![prior], name: "lip" })
+            }
+            PrivacySpec::BpLip { epsilon, priors } => {
+                let pkey = format!("{key}.priors");
+                if priors.is_empty() {
+                    return Err(ProblemError::invalid(pkey, "[]", "list at least one prior (the vertices of the prior set)"));
+                }
+                for (i, p) in priors.iter().enumerate() {
+                    validate_prior(&format!("{pkey}[{i}]"), p, n)?;
+                }
+                let union: Vec<f64> = (0..n).map(|x| priors.iter().map(|p| p[x]).fold(0.0, f64::max)).collect();
+                require_full_support(&pkey, &union, "bp-lip")?;
+                Box::new(Lip { epsilon: check_epsilon(&eps_key, *epsilon)?, priors: priors.clone(), name: "bp-lip" })
+            }
+            PrivacySpec::MaxLeakage { epsilon } => {
+                Box::new(MaxLeakage { epsilon: check_epsilon(&eps_key, *epsilon)?, prior: domain.prior().to_vec() })
+            }
+            PrivacySpec::Identifiability { epsilon } => {
+                let epsilon = check_epsilon(&eps_key, *epsilon)?;
+                require_full_support("domain.prior", domain.prior(), "identifiability")?;
+                let p = domain.prior();
+                let ratio = p.iter().fold(0.0, |a: f64, &b| a.max(b)) / p.iter().fold(1.0, |a: f64, &b| a.min(b));
+                if ratio.ln() > epsilon {
+                    warnings.push(format!(
+                        "identifiability at epsilon {epsilon} is infeasible for this prior: it needs max p / min p <= e^epsilon, but the ratio is {ratio} (ln = {})",
+                        ratio.ln()
+                    ));
+                }
+                Box::new(Identifiability { epsilon, prior: p.to_vec() })
+            }
+            PrivacySpec::MutualInformation { epsilon } => {
+                return Err(ProblemError::Unsupported {
+                    key: format!("{key}.notion"),
+                    value: "\"mutual-information\"".into(),
+                    reason: format!(
+                        "mutual-information privacy (epsilon = {epsilon}) is a non-linear convex constraint that this version cannot solve yet; use max-leakage or lip, which bound it, for now"
+                    ),
+                })
+            }
+        })
+    }
+}
+
+fn self_has_prior(spec: &PrivacySpec) -> bool {
+    matches!(spec, PrivacySpec::Lip { prior: Some(_), .. })
+}
+
+/// Epsilon must be a finite, non-negative number.
+pub(crate) fn check_epsilon(key: &str, epsilon: f64) -> Result<f64, ProblemError> {
+    if epsilon.is_nan() || epsilon < 0.0 || epsilon.is_infinite() {
+        return Err(ProblemError::invalid(
+            key,
+            epsilon,
+            "epsilon must be a finite number >= 0",
+        ));
+    }
+    Ok(epsilon)
+}
+
+/// A matrix over the domain: n x n, entries non-negative (`inf` allowed), no NaN.
+pub(crate) fn validate_square(key: &str, m: &[Vec<f64>], n: usize) -> Result<(), ProblemError> {
+    if m.len() != n {
+        return Err(ProblemError::invalid(
+            key,
+            format!("{} rows", m.len()),
+            format!("must be {n} x {n} to match the domain"),
+        ));
+    }
+    for (i, row) in m.iter().enumerate() {
+        if row.len() != n {
+            return Err(ProblemError::invalid(
+                format!("{key}[{i}]"),
+                show_list(row),
+                format!("row has {} entries; must have {n}", row.len()),
+            ));
+        }
+        if let Some((j, v)) = row
+            .iter()
+            .enumerate()
+            .find(|(_, v)| v.is_nan() || **v < 0.0)
+        {
+            return Err(ProblemError::invalid(
+                format!("{key}[{i}][{j}]"),
+                v,
+                "entries must be >= 0 (inf allowed)",
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn resolve_set(key: &str, symbols: &[Symbol], domain: &Domain) -> Result<Vec<usize>, ProblemError> {
+    let mut out = Vec::new();
+    for (i, s) in symbols.iter().enumerate() {
+        let x = s.resolve(&format!("{key}[{i}]"), domain)?;
+        if !out.contains(&x) {
+            out.push(x);
+        }
+    }
+    Ok(out)
+}
+
+fn resolve_partition(
+    key: &str,
+    blocks: &[Vec<Symbol>],
+    domain: &Domain,
+) -> Result<Vec<Vec<usize>>, ProblemError> {
+    let mut owner: Vec<Option<usize>> = vec![None; domain.size()];
+    let mut out = Vec::new();
+    for (b, block) in blocks.iter().enumerate() {
+        let mut members = Vec::new();
+        for (i, s) in block.iter().enumerate() {
+            let skey = format!("{key}[{b}][{i}]");
+            let x = s.resolve(&skey, domain)?;
+            if let Some(prev) = owner[x] {
+                return Err(ProblemError::invalid(
+                    skey,
+                    s,
+                    format!("symbol is already in block {prev}; blocks must not overlap"),
+                ));
+            }
+            owner[x] = Some(b);
+            members.push(x);
+        }
+        if members.is_empty() {
+            return Err(ProblemError::invalid(
+                format!("{key}[{b}]"),
+                "[]",
+                "blocks must not be empty",
+            ));
+        }
+        out.push(members);
+    }
+    if let Some(x) = owner.iter().position(Option::is_none) {
+        return Err(ProblemError::invalid(
+            key,
+            format!("{} blocks", blocks.len()),
+            format!("symbol {:?} (index {x}) is in no block; the blocks must cover the domain (use a one-symbol block for an unprotected symbol)", domain.labels()[x]),
+        ));
+    }
+    Ok(out)
+}
+
+fn require_full_support(key: &str, prior: &[f64], notion: &str) -> Result<(), ProblemError> {
+    if let Some(x) = prior.iter().position(|&p| p == 0.0) {
+        return Err(ProblemError::invalid(
+            key,
+            show_list(prior),
+            format!(
+                "entry {x} is 0: {notion} only constrains inputs of positive prior probability, so row {x} would be left unconstrained; give it positive probability or remove the symbol"
+            ),
+        ));
+    }
+    Ok(())
+}

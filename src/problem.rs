@@ -1,0 +1,322 @@
+//! Problem files: the declarative TOML format and its validation into a [`Problem`].
+
+use crate::domain::Domain;
+use crate::error::{nearest, ProblemError};
+use crate::objective::{Objective, ObjectiveSpec};
+use crate::privacy::{PrivacyNotion, PrivacySpec};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// `[domain]`: exactly one of `size`, `labels`, `values`, `line`, `grid`; optional `prior`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DomainSpec {
+    /// `n` symbols `0..n-1`.
+    #[serde(default, skip_serializing_if = "Option::is_none", alias = "n")]
+    pub size: Option<usize>,
+    /// Named symbols.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub labels: Option<Vec<String>>,
+    /// Numeric symbols (points on a line).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<f64>>,
+    /// Points `0..n-1` on a line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// Cells of a grid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid: Option<GridSpec>,
+    /// Prior over the symbols (default uniform).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prior: Option<Vec<f64>>,
+}
+
+/// `grid = { rows = r, cols = c }`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GridSpec {
+    /// Number of rows.
+    pub rows: usize,
+    /// Number of columns.
+    pub cols: usize,
+}
+
+impl DomainSpec {
+    /// Validate and build the domain.
+    pub fn build(&self) -> Result<Domain, ProblemError> {
+        let given: Vec<&str> = [
+            ("size", self.size.is_some()),
+            ("labels", self.labels.is_some()),
+            ("values", self.values.is_some()),
+            ("line", self.line.is_some()),
+            ("grid", self.grid.is_some()),
+        ]
+        .iter()
+        .filter(|(_, g)| *g)
+        .map(|(k, _)| *k)
+        .collect();
+        if given.len() != 1 {
+            let reason = if given.is_empty() {
+                "give exactly one of `size`, `labels`, `values`, `line`, `grid`".to_string()
+            } else {
+                format!(
+                    "give exactly one of `size`, `labels`, `values`, `line`, `grid`; found {}",
+                    given.join(" and ")
+                )
+            };
+            return Err(ProblemError::structure("domain", reason));
+        }
+        let domain = if let Some(n) = self.size {
+            Domain::sized(n)?
+        } else if let Some(labels) = &self.labels {
+            Domain::labeled(labels.clone())?
+        } else if let Some(values) = &self.values {
+            Domain::values(values.clone())?
+        } else if let Some(n) = self.line {
+            Domain::line(n)?
+        } else {
+            let g = self.grid.expect("exactly one domain key is set");
+            Domain::grid(g.rows, g.cols)?
+        };
+        match &self.prior {
+            Some(p) => domain.with_prior(p.clone()),
+            None => Ok(domain),
+        }
+    }
+}
+
+/// `[expected]`: the known optimum of a problem, with its independent derivation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectedSpec {
+    /// The optimal objective value.
+    pub objective: f64,
+    /// Accepted absolute difference (default 1e-6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tolerance: Option<f64>,
+    /// Where the value comes from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+/// A problem file as written.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProblemSpec {
+    /// A title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Free text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The input domain and prior.
+    pub domain: DomainSpec,
+    /// Privacy constraints; all must hold.
+    pub privacy: Vec<PrivacySpec>,
+    /// The utility objective.
+    pub objective: ObjectiveSpec,
+    /// The known optimum, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<ExpectedSpec>,
+}
+
+impl ProblemSpec {
+    /// Parse TOML text; `origin` names the source in messages.
+    pub fn from_toml(text: &str, origin: &Path) -> Result<Self, ProblemError> {
+        toml::from_str(text).map_err(|e| ProblemError::Parse {
+            path: origin.to_path_buf(),
+            message: with_suggestion(e.to_string()),
+        })
+    }
+
+    /// Read and parse a problem file.
+    pub fn load(path: &Path) -> Result<Self, ProblemError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ProblemError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::from_toml(&text, path)
+    }
+
+    /// Replace the epsilon of every privacy constraint (`--epsilon`).
+    pub fn set_epsilon(&mut self, epsilon: f64) {
+        for p in &mut self.privacy {
+            p.set_epsilon(epsilon);
+        }
+    }
+}
+
+/// A validated problem: domain, privacy constraints and objective.
+#[derive(Debug)]
+pub struct Problem {
+    /// The spec it was built from.
+    pub spec: ProblemSpec,
+    /// The domain.
+    pub domain: Domain,
+    /// The privacy constraints, all of which must hold.
+    pub privacy: Vec<Box<dyn PrivacyNotion>>,
+    /// The objective.
+    pub objective: Box<dyn Objective>,
+    /// Non-fatal findings (e.g. a metric that breaks the triangle inequality).
+    pub warnings: Vec<String>,
+}
+
+impl Problem {
+    /// Validate `spec` and resolve its parts against the domain.
+    pub fn from_spec(spec: ProblemSpec) -> Result<Self, ProblemError> {
+        let domain = spec.domain.build()?;
+        if spec.privacy.is_empty() {
+            return Err(ProblemError::structure(
+                "privacy",
+                "a problem needs at least one [[privacy]] entry",
+            ));
+        }
+        let mut warnings = Vec::new();
+        let privacy = spec
+            .privacy
+            .iter()
+            .enumerate()
+            .map(|(i, p)| p.resolve(&format!("privacy[{i}]"), &domain, &mut warnings))
+            .collect::<Result<Vec<_>, _>>()?;
+        let objective = spec.objective.resolve(&domain)?;
+        if let Some(e) = &spec.expected {
+            if let Some(t) = e.tolerance {
+                if !(t.is_finite() && t >= 0.0) {
+                    return Err(ProblemError::invalid(
+                        "expected.tolerance",
+                        t,
+                        "must be a finite number >= 0",
+                    ));
+                }
+            }
+        }
+        Ok(Problem {
+            spec,
+            domain,
+            privacy,
+            objective,
+            warnings,
+        })
+    }
+
+    /// Read, parse and validate a problem file.
+    pub fn load(path: &Path) -> Result<Self, ProblemError> {
+        Self::from_spec(ProblemSpec::load(path)?)
+    }
+
+    /// The problem's title (its `name`, else "unnamed problem").
+    pub fn name(&self) -> &str {
+        self.spec.name.as_deref().unwrap_or("unnamed problem")
+    }
+}
+
+/// Append "did you mean" to serde's unknown-variant and unknown-field messages.
+fn with_suggestion(message: String) -> String {
+    let Some(bad) = ["unknown variant `", "unknown field `"]
+        .iter()
+        .find_map(|marker| message.split(marker).nth(1))
+        .and_then(|rest| rest.split('`').next())
+    else {
+        return message;
+    };
+    let Some(list) = message.split("expected ").nth(1) else {
+        return message;
+    };
+    let candidates: Vec<&str> = list.split('`').skip(1).step_by(2).collect();
+    match nearest(bad, &candidates) {
+        Some(s) => format!("{}\n(did you mean `{s}`?)", message.trim_end()),
+        None => message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Problem, ProblemError> {
+        Problem::from_spec(ProblemSpec::from_toml(text, Path::new("test.toml"))?)
+    }
+
+    const BASE: &str =
+        "[domain]\nsize = 3\n[objective]\nkind = \"expected-loss\"\nloss = \"hamming\"\n";
+
+    #[test]
+    fn unknown_notion_suggests_the_nearest() {
+        let e = parse(&format!(
+            "{BASE}[[privacy]]\nnotion = \"max-leakge\"\nepsilon = 1.0\n"
+        ))
+        .unwrap_err();
+        let text = e.to_string();
+        assert!(
+            text.contains("max-leakge") && text.contains("did you mean `max-leakage`"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn unknown_key_suggests_the_nearest() {
+        let e = parse(&format!(
+            "{BASE}[[privacy]]\nnotion = \"ldp\"\nepsilom = 1.0\n"
+        ))
+        .unwrap_err();
+        assert!(e.to_string().contains("did you mean `epsilon`"), "{e}");
+    }
+
+    #[test]
+    fn negative_and_nan_epsilon_are_rejected_with_the_key() {
+        for v in ["-1.0", "nan"] {
+            let e = parse(&format!(
+                "{BASE}[[privacy]]\nnotion = \"ldp\"\nepsilon = {v}\n"
+            ))
+            .unwrap_err();
+            assert!(e.to_string().contains("privacy[0].epsilon"), "{e}");
+        }
+    }
+
+    #[test]
+    fn two_domain_kinds_conflict() {
+        let e = parse("[domain]\nsize = 3\nline = 3\n[[privacy]]\nnotion = \"ldp\"\nepsilon = 1.0\n[objective]\nkind = \"co-location\"\n").unwrap_err();
+        assert!(e.to_string().contains("size and line"), "{e}");
+    }
+
+    #[test]
+    fn mutual_information_is_rejected_clearly() {
+        let e = parse(&format!(
+            "{BASE}[[privacy]]\nnotion = \"mutual-information\"\nepsilon = 0.5\n"
+        ))
+        .unwrap_err();
+        assert!(e.to_string().contains("not supported yet"), "{e}");
+    }
+
+    #[test]
+    fn zero_prior_under_lip_is_explained() {
+        let e = parse("[domain]\nsize = 2\nprior = [1.0, 0.0]\n[[privacy]]\nnotion = \"lip\"\nepsilon = 1.0\n[objective]\nkind = \"co-location\"\n").unwrap_err();
+        assert!(e.to_string().contains("entry 1 is 0"), "{e}");
+    }
+
+    #[test]
+    fn out_of_range_and_unknown_symbols_are_rejected() {
+        let e = parse(&format!(
+            "{BASE}[[privacy]]\nnotion = \"high-low\"\nepsilon = 1.0\nsensitive = [5]\n"
+        ))
+        .unwrap_err();
+        assert!(e.to_string().contains("privacy[0].sensitive[0]"), "{e}");
+        let e = parse(&format!(
+            "{BASE}[[privacy]]\nnotion = \"high-low\"\nepsilon = 1.0\nsensitive = [-1]\n"
+        ))
+        .unwrap_err();
+        assert!(e.to_string().contains("negative"), "{e}");
+    }
+
+    #[test]
+    fn context_matrix_shape_is_checked() {
+        let e = parse(&format!(
+            "{BASE}[[privacy]]\nnotion = \"context-ldp\"\nmatrix = [[0.0, 1.0], [1.0, 0.0]]\n"
+        ))
+        .unwrap_err();
+        assert!(
+            e.to_string().contains("privacy[0].matrix") && e.to_string().contains("3 x 3"),
+            "{e}"
+        );
+    }
+}

@@ -1,0 +1,234 @@
+//! The result of `solve`, serializable to JSON and renderable as a table.
+
+use crate::certify::Certificate;
+use crate::channel::Channel;
+use crate::objective::Goal;
+use crate::problem::ProblemSpec;
+use mechsynth_solvers::LpStatus;
+use serde::{Serialize, Serializer};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// Serialize a float, writing non-finite values as the strings `"inf"`, `"-inf"`, `"nan"`
+/// (JSON has no literal for them).
+pub fn serialize_number<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+    if v.is_finite() {
+        s.serialize_f64(*v)
+    } else if v.is_nan() {
+        s.serialize_str("nan")
+    } else if *v > 0.0 {
+        s.serialize_str("inf")
+    } else {
+        s.serialize_str("-inf")
+    }
+}
+
+/// Serialize a map of floats with [`serialize_number`] for each value.
+pub fn serialize_number_map<S: Serializer>(
+    m: &BTreeMap<String, f64>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    struct Num(f64);
+    impl Serialize for Num {
+        fn serialize<S2: Serializer>(&self, s: S2) -> Result<S2::Ok, S2::Error> {
+            serialize_number(&self.0, s)
+        }
+    }
+    let mut map = s.serialize_map(Some(m.len()))?;
+    for (k, v) in m {
+        map.serialize_entry(k, &Num(*v))?;
+    }
+    map.end()
+}
+
+/// Which backend ran and what it said.
+#[derive(Debug, Clone, Serialize)]
+pub struct SolverInfo {
+    /// Backend name.
+    pub name: &'static str,
+    /// The backend's mapped status.
+    pub status: LpStatus,
+    /// Iterations used.
+    pub iterations: u64,
+    /// The backend's objective value for its own (uncertified) point, in the problem's sense.
+    pub objective: Option<f64>,
+}
+
+/// Wall-clock time of each phase, in milliseconds.
+#[derive(Debug, Clone, Serialize)]
+pub struct Timings {
+    /// Building the LP.
+    pub formulate_ms: f64,
+    /// The backend's solve.
+    pub solve_ms: f64,
+    /// Certification and repair.
+    pub certify_ms: f64,
+    /// Everything.
+    pub total_ms: f64,
+}
+
+/// Comparison with the problem file's `[expected]` optimum.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExpectedCheck {
+    /// The expected optimum.
+    pub objective: f64,
+    /// The accepted absolute difference.
+    pub tolerance: f64,
+    /// Whether the emitted channel's objective is within tolerance of it.
+    pub matches: bool,
+    /// Where the value comes from.
+    pub source: Option<String>,
+}
+
+/// Everything `solve` found.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// The problem's title.
+    pub name: String,
+    /// The backend's status: `optimal` only when the backend proved optimality.
+    pub status: LpStatus,
+    /// Objective value of the emitted channel.
+    pub objective: Option<f64>,
+    /// What the objective measures.
+    pub objective_description: String,
+    /// Minimize or maximize.
+    pub goal: Goal,
+    /// The emitted channel (rows = inputs, columns = outputs); absent when there is none.
+    pub channel: Option<Channel>,
+    /// Input labels (outputs are the same symbols).
+    pub labels: Vec<String>,
+    /// Leakage of the emitted channel under every notion that applies to the domain.
+    #[serde(serialize_with = "serialize_number_map")]
+    pub leakage: BTreeMap<String, f64>,
+    /// Requested versus achieved, per constraint.
+    pub certificate: Option<Certificate>,
+    /// The backend's run.
+    pub solver: SolverInfo,
+    /// How each constraint was encoded.
+    pub encoding: Vec<String>,
+    /// Phase timings.
+    pub timings: Timings,
+    /// Non-fatal findings.
+    pub warnings: Vec<String>,
+    /// Comparison with `[expected]`, when the file gives one.
+    pub expected: Option<ExpectedCheck>,
+    /// The problem as solved (after any `--epsilon` override).
+    pub problem: ProblemSpec,
+}
+
+fn fmt_num(v: f64) -> String {
+    if v.is_infinite() {
+        if v > 0.0 {
+            "inf".into()
+        } else {
+            "-inf".into()
+        }
+    } else {
+        format!("{v:.6}")
+    }
+}
+
+impl Report {
+    /// A human-readable rendering.
+    pub fn to_table(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "problem    {}", self.name);
+        let certified = match &self.certificate {
+            Some(c) if c.repair.is_some() => " (certified after repair)",
+            Some(_) => " (certified)",
+            None => "",
+        };
+        let _ = writeln!(s, "status     {}{certified}", self.status);
+        if let Some(v) = self.objective {
+            let goal = match self.goal {
+                Goal::Minimize => "minimize",
+                Goal::Maximize => "maximize",
+            };
+            let _ = writeln!(
+                s,
+                "objective  {} ({goal} {})",
+                fmt_num(v),
+                self.objective_description
+            );
+        }
+        if let Some(e) = &self.expected {
+            let verdict = if e.matches {
+                "matches"
+            } else {
+                "DOES NOT MATCH"
+            };
+            let _ = writeln!(
+                s,
+                "expected   {} ({verdict}, tolerance {:e})",
+                fmt_num(e.objective),
+                e.tolerance
+            );
+        }
+        let _ = writeln!(
+            s,
+            "solver     {} ({} iterations, {:.1} ms total)",
+            self.solver.name, self.solver.iterations, self.timings.total_ms
+        );
+        for e in &self.encoding {
+            let _ = writeln!(s, "encoding   {e}");
+        }
+        if let Some(ch) = &self.channel {
+            let _ = writeln!(s, "\nchannel Q[x][y] (rows: input x, columns: output y)");
+            let width = self
+                .labels
+                .iter()
+                .map(String::len)
+                .max()
+                .unwrap_or(1)
+                .max(8);
+            let _ = write!(s, "{:>width$}", "");
+            for l in &self.labels {
+                let _ = write!(s, " {l:>width$}");
+            }
+            s.push('\n');
+            for (l, row) in self.labels.iter().zip(ch.rows()) {
+                let _ = write!(s, "{l:>width$}");
+                for v in row {
+                    let _ = write!(s, " {v:>width$.6}");
+                }
+                s.push('\n');
+            }
+        }
+        if let Some(c) = &self.certificate {
+            let _ = writeln!(s, "\ncertificate (requested vs achieved, outward rounded)");
+            for check in &c.checks {
+                let mark = if check.holds() { "ok" } else { "VIOLATED" };
+                let _ = writeln!(
+                    s,
+                    "  {:<24} requested {:<10} achieved {:<12} {mark}",
+                    check.constraint,
+                    fmt_num(check.requested),
+                    fmt_num(check.achieved)
+                );
+            }
+            if let Some(r) = &c.repair {
+                let _ = writeln!(
+                    s,
+                    "  repaired: mixed with the output distribution at weight {:e}; objective {} -> {}",
+                    r.weight,
+                    fmt_num(r.objective_before),
+                    fmt_num(r.objective_after)
+                );
+            }
+        }
+        if !self.leakage.is_empty() {
+            let _ = writeln!(
+                s,
+                "\nleakage of the emitted channel under every applicable notion"
+            );
+            for (k, v) in &self.leakage {
+                let _ = writeln!(s, "  {k:<24} {}", fmt_num(*v));
+            }
+        }
+        for w in &self.warnings {
+            let _ = writeln!(s, "\nwarning: {w}");
+        }
+        s
+    }
+}
