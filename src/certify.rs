@@ -8,7 +8,7 @@ use serde::Serialize;
 /// Bisection steps when searching the smallest repairing mixture weight.
 const REPAIR_BISECTION_STEPS: usize = 64;
 
-/// A repair by mixing: `(1 - weight) Q + weight * 1 r^T`, with `r` the output distribution.
+/// A repair by mixing: `(1 - weight) Q + weight * 1 r^T` for a distribution `r` over outputs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Repair {
     /// The mixture weight of the constant-row channel.

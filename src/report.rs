@@ -210,7 +210,7 @@ impl Report {
             if let Some(r) = &c.repair {
                 let _ = writeln!(
                     s,
-                    "  repaired: mixed with the output distribution at weight {:e}; objective {} -> {}",
+                    "  repaired: mixed with a constant-row channel at weight {:e}; objective {} -> {}",
                     r.weight,
                     fmt_num(r.objective_before),
                     fmt_num(r.objective_after)

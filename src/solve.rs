@@ -135,7 +135,7 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
             objective: lp_solution
                 .status
                 .has_point()
-                .then(|| sign * lp_solution.objective),
+                .then_some(sign * lp_solution.objective),
         },
         encoding,
         timings: Timings {
@@ -167,8 +167,26 @@ fn certify(
         };
         return Ok((channel, certificate));
     }
-    let target = channel.output_marginal(problem.domain.prior());
-    let Some((weight, repaired)) = repair_by_mixing(&problem.privacy, &channel, &target) else {
+    // Candidate constant rows: the output distribution (keeps unused outputs unused) and the
+    // uniform distribution (cheapest when a near-empty column carries the violation); the one
+    // whose certified mixture costs the least objective wins.
+    let m = channel.outputs();
+    let targets = [
+        channel.output_marginal(problem.domain.prior()),
+        vec![1.0 / m as f64; m],
+    ];
+    let sign = match problem.objective.goal() {
+        Goal::Minimize => 1.0,
+        Goal::Maximize => -1.0,
+    };
+    let best = targets
+        .iter()
+        .filter_map(|t| repair_by_mixing(&problem.privacy, &channel, t))
+        .min_by(|a, b| {
+            let cost = |c: &Channel| sign * problem.objective.evaluate(c);
+            cost(&a.1).total_cmp(&cost(&b.1))
+        });
+    let Some((weight, repaired)) = best else {
         let worst = checks
             .into_iter()
             .find(|c| !c.holds())

@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! LP backends for mechsynth behind one small trait.
 //!
 //! mechsynth formulates every mechanism-design problem as a [`LinearProgram`] and hands it to a

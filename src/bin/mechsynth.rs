@@ -54,7 +54,7 @@ struct SolveArgs {
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
     /// Override the epsilon of every privacy constraint.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     epsilon: Option<f64>,
     /// LP backend.
     #[arg(long, value_enum, default_value = "clarabel")]

@@ -18,8 +18,14 @@ use serde::{Deserialize, Serialize};
 pub enum MetricSpec {
     /// A named metric over the domain's positions.
     Named(String),
-    /// An explicit n x n distance matrix.
-    Matrix(Vec<Vec<f64>>),
+    /// An explicit n x n distance matrix (`inf` allowed: an unconstrained pair).
+    Matrix(
+        #[serde(
+            serialize_with = "crate::float_serde::serialize_matrix",
+            deserialize_with = "crate::float_serde::deserialize_matrix"
+        )]
+        Vec<Vec<f64>>,
+    ),
 }
 
 /// The accepted metric names.

@@ -92,6 +92,10 @@ pub enum PrivacySpec {
         #[serde(default, alias = "eps", skip_serializing_if = "Option::is_none")]
         epsilon: Option<f64>,
         /// n x n privacy matrix; `inf` entries leave the pair unconstrained.
+        #[serde(
+            serialize_with = "crate::float_serde::serialize_matrix",
+            deserialize_with = "crate::float_serde::deserialize_matrix"
+        )]
         matrix: Vec<Vec<f64>>,
     },
     /// High-low LDP: only the sensitive symbols are protected.

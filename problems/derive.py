@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Independent derivations of the expected optima quoted in this folder's problem files.
+
+Standard library only; no part of mechsynth is used. Closed forms are evaluated directly; the
+binary problems (two free variables a = Q[0][0], b = Q[1][1]) are solved exactly by enumerating
+the vertices of their feasible polygon.
+"""
+import itertools
+import math
+
+
+def krr_hamming(n, eps):
+    """k-RR expected Hamming loss (n-1)/(e^eps+n-1): optimal for uniform-prior LDP (bound in
+    ldp-hamming-5.toml)."""
+    return (n - 1) / (math.exp(eps) + n - 1)
+
+
+def solve_linear(a, b):
+    """Gaussian elimination with partial pivoting."""
+    n = len(b)
+    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[p] = m[p], m[c]
+        for r in range(n):
+            if r != c:
+                f = m[r][c] / m[c][c]
+                m[r] = [x - f * y for x, y in zip(m[r], m[c])]
+    return [m[i][n] / m[i][i] for i in range(n)]
+
+
+def tight_constraints_mechanism(d, eps):
+    """The LE mechanism of range-and-frequency-d-privacy-slides.txt: p_jk = e^{-eps d_jk} p_kk
+    with rows summing to 1. Returns the diagonal p_kk."""
+    n = len(d)
+    k = [[math.exp(-eps * d[j][kk]) for kk in range(n)] for j in range(n)]
+    return solve_linear(k, [1.0] * n)
+
+
+def binary_lp(prior, constraints):
+    """Minimize expected Hamming loss p0 (1-a) + p1 (1-b) over channels [[a, 1-a], [1-b, b]]
+    subject to constraints g(a, b) >= 0 that are linear in (a, b); exact vertex enumeration."""
+    lines = constraints + [lambda a, b: a, lambda a, b: 1 - a, lambda a, b: b, lambda a, b: 1 - b]
+
+    def coeffs(g):
+        c0 = g(0.0, 0.0)
+        return g(1.0, 0.0) - c0, g(0.0, 1.0) - c0, c0
+
+    best = None
+    for g1, g2 in itertools.combinations(lines, 2):
+        a1, b1, c1 = coeffs(g1)
+        a2, b2, c2 = coeffs(g2)
+        det = a1 * b2 - a2 * b1
+        if abs(det) < 1e-15:
+            continue
+        a = (-c1 * b2 + c2 * b1) / det
+        b = (-a1 * c2 + a2 * c1) / det
+        if all(g(a, b) >= -1e-12 for g in lines):
+            loss = prior[0] * (1 - a) + prior[1] * (1 - b)
+            best = loss if best is None else min(best, loss)
+    return best
+
+
+def lip_constraints(prior, eps):
+    """Q[x][y] <= e^eps lambda_y and Q[x][y] >= e^-eps lambda_y, linear in (a, b)."""
+    out = []
+    for x in range(2):
+        for y in range(2):
+            def q(a, b, x=x, y=y):
+                m = [[a, 1 - a], [1 - b, b]]
+                return m[x][y]
+
+            def lam(a, b, y=y):
+                m = [[a, 1 - a], [1 - b, b]]
+                return prior[0] * m[0][y] + prior[1] * m[1][y]
+
+            out.append(lambda a, b, q=q, lam=lam: math.exp(eps) * lam(a, b) - q(a, b))
+            out.append(lambda a, b, q=q, lam=lam: q(a, b) - math.exp(-eps) * lam(a, b))
+    return out
+
+
+def context_constraints(e):
+    """Q[x][y] <= e^{E[x][x']} Q[x'][y] for the binary domain (E[x][x'] may be inf)."""
+    out = []
+    for x, x2 in [(0, 1), (1, 0)]:
+        if math.isinf(e[x][x2]):
+            continue
+        for y in range(2):
+            def g(a, b, x=x, x2=x2, y=y):
+                m = [[a, 1 - a], [1 - b, b]]
+                return math.exp(e[x][x2]) * m[x2][y] - m[x][y]
+            out.append(g)
+    return out
+
+
+def main():
+    e = math.exp
+    print("ldp-hamming-5:", krr_hamming(5, 1.0))
+    r = e(-1.0)
+    line8 = [[abs(i - j) for j in range(8)] for i in range(8)]
+    diag = tight_constraints_mechanism(line8, 1.0)
+    print("dprivacy-line-8 (LE):", 1 - sum(diag) / 8, "closed form:", 1 - (2 / (1 + r) + 6 * (1 - r) / (1 + r)) / 8)
+    grid = [(i, j) for i in range(3) for j in range(3)]
+    manh = [[abs(a[0] - b[0]) + abs(a[1] - b[1]) for b in grid] for a in grid]
+    diag = tight_constraints_mechanism(manh, 0.7)
+    print("dprivacy-grid-manhattan-3x3 (LE): min p_kk", min(diag), "loss", 1 - sum(diag) / 9)
+    print("lip-binary-survey:", binary_lp([0.7, 0.3], lip_constraints([0.7, 0.3], 1.0)))
+    bp = lip_constraints([0.6, 0.4], 1.0) + lip_constraints([0.9, 0.1], 1.0)
+    print("bp-lip-binary:", binary_lp([0.7, 0.3], bp))
+    print("context-ldp-binary:", binary_lp([0.5, 0.5], context_constraints([[0, 0.5], [2.0, 0]])))
+    e01, e10 = 0.5, 2.0
+    q01 = (e(e01) - 1) / (e(e01 + e10) - 1)
+    q10 = (e(e10) - 1) / (e(e01 + e10) - 1)
+    print("   tight point of DESIGN.md (loss 0.5 (Q01 + Q10)):", 0.5 * (q01 + q10))
+    inf = float("inf")
+    print("mangat-binary:", binary_lp([0.5, 0.5], context_constraints([[0, inf], [1.0, 0]])))
+    print("high-low-4 (S = {0}):", 3 * e(-1.0) / 4)
+    sizes = [3, 2, 1]
+    print("block-6:", sum(k / 6 * (k - 1) / (e(1.0) + k - 1) for k in sizes))
+    print("max-leakage-4:", 1 - e(1.0) / 4)
+    p = [0.5, 0.3, 0.2]
+    assert min(p) >= 1 / (e(1.5) + 2)
+    print("identifiability-3:", 2 / (e(1.5) + 2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,290 @@
+//! The built `mechsynth` binary: output formats, flags, exit codes and error messages.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_mechsynth"))
+}
+
+fn problem(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("problems")
+        .join(name)
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A temporary directory removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("mechsynth-cli-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.0.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn solve_table_shows_status_objective_channel_and_leakage() {
+    let o = run(&["solve", problem("ldp-hamming-5.toml").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    for needle in [
+        "status     optimal",
+        "objective",
+        "channel Q[x][y]",
+        "certificate",
+        "ldp",
+        "max-leakage",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+    }
+}
+
+#[test]
+fn solve_json_has_the_documented_fields() {
+    let o = run(&[
+        "solve",
+        problem("lip-binary-survey.toml").to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("one JSON object");
+    for key in [
+        "status",
+        "objective",
+        "channel",
+        "leakage",
+        "certificate",
+        "solver",
+        "timings",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["status"], "optimal");
+    for notion in ["ldp", "lip", "max-leakage", "identifiability"] {
+        assert!(v["leakage"][notion].is_number(), "leakage.{notion}");
+    }
+    let lip = v["certificate"]["checks"][0]["achieved"].as_f64().unwrap();
+    assert!(lip <= 1.0);
+}
+
+#[test]
+fn epsilon_override_changes_every_constraint() {
+    let o = run(&[
+        "solve",
+        problem("ldp-hamming-5.toml").to_str().unwrap(),
+        "--format",
+        "json",
+        "--epsilon",
+        "2.0",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let expected = 4.0 / (2f64.exp() + 4.0);
+    assert!((v["objective"].as_f64().unwrap() - expected).abs() < 1e-6);
+    assert_eq!(v["certificate"]["checks"][0]["requested"], 2.0);
+}
+
+#[test]
+fn bad_epsilon_flag_exits_2() {
+    let o = run(&[
+        "solve",
+        problem("ldp-hamming-5.toml").to_str().unwrap(),
+        "--epsilon",
+        "-1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--epsilon"), "{}", stderr(&o));
+}
+
+#[test]
+fn output_file_never_overwrites_the_problem_or_an_existing_file() {
+    let dir = TempDir::new("output");
+    let src = std::fs::read_to_string(problem("ldp-hamming-5.toml")).unwrap();
+    let input = dir.write("p.toml", &src);
+    let o = run(&[
+        "solve",
+        input.to_str().unwrap(),
+        "-o",
+        input.to_str().unwrap(),
+        "--force",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(&input).unwrap(),
+        src,
+        "the problem file was changed"
+    );
+
+    let out = dir.0.join("out.json");
+    let o = run(&[
+        "solve",
+        input.to_str().unwrap(),
+        "--format",
+        "json",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).is_empty());
+    let first = std::fs::read_to_string(&out).unwrap();
+    let o = run(&[
+        "solve",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--force"));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), first);
+}
+
+#[test]
+fn audit_of_a_solve_report_confirms_its_guarantee() {
+    let dir = TempDir::new("audit");
+    let out = dir.0.join("report.json");
+    let o = run(&[
+        "solve",
+        problem("block-6.toml").to_str().unwrap(),
+        "--format",
+        "json",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&["audit", out.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["all_hold"], true);
+    assert!(v["checks"][0]["achieved"].as_f64().unwrap() <= 1.0);
+}
+
+#[test]
+fn audit_of_a_hand_made_channel_reports_its_true_leakage() {
+    let dir = TempDir::new("handmade");
+    // Warner's randomized response with truth probability 3/4: exactly ln 3-LDP.
+    let file = dir.write(
+        "rr.toml",
+        "[channel]\nrows = [[0.75, 0.25], [0.25, 0.75]]\n[[privacy]]\nnotion = \"ldp\"\nepsilon = 1.0\n",
+    );
+    let o = run(&["audit", file.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(
+        o.status.code(),
+        Some(5),
+        "ln 3 > 1 must fail the stated constraint"
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let ldp = v["leakage"]["ldp"].as_f64().unwrap();
+    assert!(ldp >= 3f64.ln() && ldp < 3f64.ln() + 1e-12, "{ldp}");
+    assert_eq!(v["all_hold"], false);
+}
+
+#[test]
+fn audit_reports_infinite_leakage_as_inf() {
+    let dir = TempDir::new("inf");
+    let file = dir.write(
+        "id.toml",
+        "[channel]\nrows = [[1.0, 0.0], [0.0, 1.0]]\n[domain]\nline = 2\n",
+    );
+    let o = run(&["audit", file.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["leakage"]["ldp"], "inf");
+    assert_eq!(v["leakage"]["d-privacy"], "inf");
+}
+
+/// Each bad input exits 2 with a message naming the offending key or value, and no panic.
+#[test]
+fn bad_inputs_exit_2_with_a_message_naming_key_and_value() {
+    let dir = TempDir::new("bad");
+    let head = "[objective]\nkind = \"expected-loss\"\nloss = \"hamming\"\n";
+    let cases: Vec<(&str, String, Vec<&str>)> = vec![
+        ("prior-sum", format!("{head}[domain]\nsize = 2\nprior = [0.5, 0.6]\n[[privacy]]\nnotion = \"ldp\"\nepsilon = 1.0\n"), vec!["domain.prior", "sum to 1.1"]),
+        ("neg-eps", format!("{head}[domain]\nsize = 2\n[[privacy]]\nnotion = \"ldp\"\nepsilon = -0.5\n"), vec!["privacy[0].epsilon", "-0.5"]),
+        ("nan-eps", format!("{head}[domain]\nsize = 2\n[[privacy]]\nnotion = \"lip\"\nepsilon = nan\n"), vec!["privacy[0].epsilon", "NaN"]),
+        ("unknown-notion", format!("{head}[domain]\nsize = 2\n[[privacy]]\nnotion = \"ldpp\"\nepsilon = 1.0\n"), vec!["ldpp", "did you mean `ldp`"]),
+        ("unknown-key", format!("{head}[domain]\nsize = 2\nprior = [0.5, 0.5]\npriorr = 1\n[[privacy]]\nnotion = \"ldp\"\nepsilon = 1.0\n"), vec!["priorr", "did you mean `prior`"]),
+        ("shape", format!("{head}[domain]\nsize = 3\n[[privacy]]\nnotion = \"context-ldp\"\nmatrix = [[0.0, 1.0], [1.0, 0.0]]\n"), vec!["privacy[0].matrix", "3 x 3"]),
+        ("zero-prior-lip", format!("{head}[domain]\nsize = 3\nprior = [0.5, 0.5, 0.0]\n[[privacy]]\nnotion = \"lip\"\nepsilon = 1.0\n"), vec!["domain.prior", "entry 2 is 0"]),
+        ("index-range", format!("{head}[domain]\nsize = 3\n[[privacy]]\nnotion = \"block\"\nepsilon = 1.0\nblocks = [[0, 1], [7]]\n"), vec!["privacy[0].blocks[1][0]", "7"]),
+        ("unknown-label", format!("{head}[domain]\nlabels = [\"yes\", \"no\"]\n[[privacy]]\nnotion = \"high-low\"\nepsilon = 1.0\nsensitive = [\"yse\"]\n"), vec!["yse", "did you mean `yes`"]),
+        ("unknown-metric", format!("{head}[domain]\nline = 3\n[[privacy]]\nnotion = \"d-privacy\"\nepsilon = 1.0\nmetric = \"euclidian\"\n"), vec!["euclidian", "did you mean `euclidean`"]),
+        ("unknown-loss", "[objective]\nkind = \"expected-loss\"\nloss = \"haming\"\n[domain]\nsize = 2\n[[privacy]]\nnotion = \"ldp\"\nepsilon = 1.0\n".to_string(), vec!["haming", "did you mean `hamming`"]),
+        ("mi", format!("{head}[domain]\nsize = 2\n[[privacy]]\nnotion = \"mutual-information\"\nepsilon = 0.1\n"), vec!["mutual-information", "not supported yet"]),
+        ("syntax", "[domain\nsize = 2\n".to_string(), vec!["line 1"]),
+    ];
+    for (tag, text, needles) in cases {
+        let file = dir.write(&format!("{tag}.toml"), &text);
+        let o = run(&["solve", file.to_str().unwrap()]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{tag}: {err}");
+        assert!(!err.contains("panicked"), "{tag}: {err}");
+        for n in needles {
+            assert!(err.contains(n), "{tag}: missing {n:?} in {err}");
+        }
+    }
+}
+
+#[test]
+fn unreadable_file_exits_2_and_names_the_path() {
+    let o = run(&["solve", "/nonexistent/problem.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("/nonexistent/problem.toml"));
+}
+
+#[test]
+fn broken_triangle_inequality_warns_but_solves() {
+    let dir = TempDir::new("triangle");
+    let file = dir.write(
+        "t.toml",
+        "[domain]\nsize = 3\n[[privacy]]\nnotion = \"d-privacy\"\nepsilon = 1.0\nmetric = [[0.0, 1.0, 5.0], [1.0, 0.0, 1.0], [5.0, 1.0, 0.0]]\n[objective]\nkind = \"expected-loss\"\nloss = \"hamming\"\n",
+    );
+    let o = run(&["solve", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("warning") && stderr(&o).contains("not a metric"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn infeasible_problem_exits_3_without_a_channel() {
+    let dir = TempDir::new("infeasible");
+    // Identifiability needs max p / min p <= e^eps: 0.9 / 0.1 = 9 > e^1.
+    let file = dir.write(
+        "i.toml",
+        "[domain]\nsize = 2\nprior = [0.9, 0.1]\n[[privacy]]\nnotion = \"identifiability\"\nepsilon = 1.0\n[objective]\nkind = \"expected-loss\"\nloss = \"hamming\"\n",
+    );
+    let o = run(&["solve", file.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["status"], "infeasible");
+    assert!(v["channel"].is_null());
+}

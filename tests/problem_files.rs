@@ -1,0 +1,109 @@
+//! Every file in problems/ solves to a certified optimum that matches its independently derived
+//! `[expected]` value, and (with the `highs` feature) both backends agree.
+
+use mechsynth::{solve, BackendKind, Problem, Report, SolveOptions};
+use std::path::{Path, PathBuf};
+
+#[cfg(feature = "highs")]
+/// Both backends must agree on every problem file to this absolute difference in objective.
+const BACKEND_AGREEMENT: f64 = 1e-6;
+
+fn problem_files() -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("problems");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("problems/ exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn solve_with(path: &Path, backend: BackendKind) -> Report {
+    let problem = Problem::load(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let options = SolveOptions {
+        backend,
+        ..SolveOptions::default()
+    };
+    solve(&problem, &options).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn there_are_at_least_ten_problem_files_covering_every_notion() {
+    let files = problem_files();
+    assert!(files.len() >= 10, "only {} problem files", files.len());
+    let mut seen = std::collections::BTreeSet::new();
+    for f in &files {
+        let problem = Problem::load(f).unwrap();
+        for p in &problem.spec.privacy {
+            seen.insert(p.notion());
+        }
+    }
+    let solvable = mechsynth::privacy::NOTION_NAMES
+        .iter()
+        .filter(|n| **n != "mutual-information");
+    for notion in solvable {
+        assert!(seen.contains(notion), "no problem file uses {notion}");
+    }
+}
+
+#[test]
+fn every_problem_file_solves_certifies_and_matches_its_expected_optimum() {
+    for path in problem_files() {
+        let report = solve_with(&path, BackendKind::Clarabel);
+        let name = path.display();
+        assert!(
+            report.status.is_optimal(),
+            "{name}: status {}",
+            report.status
+        );
+        let cert = report.certificate.as_ref().expect("certificate");
+        assert!(cert.all_hold, "{name}: {:?}", cert.checks);
+        for check in &cert.checks {
+            assert!(check.achieved <= check.requested, "{name}: {check:?}");
+        }
+        if let Some(e) = &report.expected {
+            assert!(
+                e.matches,
+                "{name}: objective {} but the file's independent derivation gives {}",
+                report.objective.unwrap(),
+                e.objective
+            );
+        }
+    }
+}
+
+#[cfg(feature = "highs")]
+#[test]
+fn both_backends_agree_on_every_problem_file() {
+    for path in problem_files() {
+        let a = solve_with(&path, BackendKind::Clarabel);
+        let b = solve_with(&path, BackendKind::Highs);
+        assert!(
+            b.status.is_optimal(),
+            "{}: highs status {}",
+            path.display(),
+            b.status
+        );
+        let (va, vb) = (a.objective.unwrap(), b.objective.unwrap());
+        assert!(
+            (va - vb).abs() <= BACKEND_AGREEMENT,
+            "{}: clarabel {va} vs highs {vb}",
+            path.display()
+        );
+        assert!(b.certificate.unwrap().all_hold);
+    }
+}
+
+#[cfg(not(feature = "highs"))]
+#[test]
+fn highs_is_reported_unavailable_without_the_feature() {
+    let path = problem_files().remove(0);
+    let problem = Problem::load(&path).unwrap();
+    let options = SolveOptions {
+        backend: BackendKind::Highs,
+        ..SolveOptions::default()
+    };
+    let err = solve(&problem, &options).unwrap_err();
+    assert!(err.to_string().contains("--features highs"), "{err}");
+}
