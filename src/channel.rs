@@ -111,8 +111,14 @@ impl Channel {
         let rows = rows
             .into_iter()
             .map(|row| {
-                let clipped: Vec<f64> = row.iter().map(|v| v.max(0.0)).collect();
-                let sum: f64 = clipped.iter().sum();
+                let mut clipped: Vec<f64> = row.iter().map(|v| v.max(0.0)).collect();
+                let mut sum: f64 = clipped.iter().sum();
+                if !(sum.is_finite() && sum > 0.0) {
+                    // A point without a usable row (a failed solve): fall back to uniform and
+                    // let the correction tell.
+                    clipped = vec![1.0; row.len()];
+                    sum = row.len() as f64;
+                }
                 let fixed: Vec<f64> = clipped.iter().map(|v| v / sum).collect();
                 for (a, b) in row.iter().zip(&fixed) {
                     correction = correction.max((a - b).abs());

@@ -32,11 +32,13 @@ pub struct Domain {
 impl Domain {
     /// `n` symbols labelled `0..n-1`, uniform prior.
     pub fn sized(n: usize) -> Result<Self, ProblemError> {
+        check_size("domain.size", n)?;
         Self::labeled((0..n).map(|i| i.to_string()).collect())
     }
 
     /// Symbols with the given distinct labels, uniform prior.
     pub fn labeled(labels: Vec<String>) -> Result<Self, ProblemError> {
+        check_size("domain.labels", labels.len())?;
         if labels.is_empty() {
             return Err(ProblemError::invalid(
                 "domain.size",
@@ -63,6 +65,7 @@ impl Domain {
 
     /// Points `0, 1, ..., n-1` on a line.
     pub fn line(n: usize) -> Result<Self, ProblemError> {
+        check_size("domain.line", n)?;
         let mut d = Self::sized(n).map_err(|_| {
             ProblemError::invalid("domain.line", n, "the domain needs at least one point")
         })?;
@@ -102,6 +105,7 @@ impl Domain {
                 "both dimensions must be at least 1",
             ));
         }
+        check_size("domain.grid", rows.saturating_mul(cols))?;
         let labels = (0..rows)
             .flat_map(|r| (0..cols).map(move |c| format!("({r},{c})")))
             .collect();
@@ -177,6 +181,20 @@ impl Domain {
     pub fn has_geometry(&self) -> bool {
         !matches!(self.positions, Positions::Indices)
     }
+}
+
+/// Largest domain: the channel LP is dense, with n^2 entries.
+pub const MAX_DOMAIN_SIZE: usize = 1000;
+
+fn check_size(key: &str, n: usize) -> Result<(), ProblemError> {
+    if n > MAX_DOMAIN_SIZE {
+        return Err(ProblemError::invalid(
+            key,
+            n,
+            format!("at most {MAX_DOMAIN_SIZE} symbols: the channel has n^2 entries, all of them LP variables"),
+        ));
+    }
+    Ok(())
 }
 
 /// Check that `prior` is a probability vector over `n` symbols.

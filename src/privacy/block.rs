@@ -116,8 +116,8 @@ impl PrivacyNotion for BlockLdp {
                 "block: per-block envelopes plus a global envelope at epsilon_across (exact)".into()
             }
             Some(_) => {
-                let (kept, finite) = encode_pairs(lp, &self.unit_matrix(n));
-                format!("block: per-block envelopes plus {kept} of {finite} pairs (exact)")
+                let note = encode_pairs(lp, &self.unit_matrix(n));
+                format!("block: per-block envelopes plus {note}")
             }
         }
     }

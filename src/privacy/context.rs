@@ -80,10 +80,16 @@ pub(crate) fn essential_pairs(e: &[Vec<f64>]) -> Vec<(usize, usize, f64)> {
     pairs
 }
 
-/// Encode `Q[a][y] <= e^{D[a][b]} Q[b][y]` for the essential pairs of `e`; returns how many
-/// ordered pairs were kept out of the finite ones.
-pub(crate) fn encode_pairs(lp: &mut ChannelLp, e: &[Vec<f64>]) -> (usize, usize) {
-    let pairs = essential_pairs(e);
+/// Pairs whose allowed log-ratio exceeds this are not encoded: `e^E` would be past what an LP
+/// solver resolves. They are still checked (and if needed repaired) by certification.
+pub(crate) const MAX_ENCODED_LOG_RATIO: f64 = 30.0;
+
+/// Encode `Q[a][y] <= e^{D[a][b]} Q[b][y]` for the essential pairs of `e`; returns a note on
+/// how many ordered pairs were kept out of the finite ones.
+pub(crate) fn encode_pairs(lp: &mut ChannelLp, e: &[Vec<f64>]) -> String {
+    let (pairs, loose): (Vec<_>, Vec<_>) = essential_pairs(e)
+        .into_iter()
+        .partition(|p| p.2 <= MAX_ENCODED_LOG_RATIO);
     for &(a, b, dist) in &pairs {
         let factor = dist.exp();
         for y in 0..lp.outputs() {
@@ -100,7 +106,17 @@ pub(crate) fn encode_pairs(lp: &mut ChannelLp, e: &[Vec<f64>]) -> (usize, usize)
                 .filter(move |(b, v)| *b != a && v.is_finite())
         })
         .count();
-    (pairs.len(), finite)
+    let mut note = format!(
+        "pairwise (exact), {} of {finite} constrained ordered pairs kept, the rest implied by shorter paths",
+        pairs.len()
+    );
+    if !loose.is_empty() {
+        note.push_str(&format!(
+            "; {} pairs allow a log-ratio above {MAX_ENCODED_LOG_RATIO} and are left to certification",
+            loose.len()
+        ));
+    }
+    note
 }
 
 impl PrivacyNotion for ContextLdp {
@@ -118,11 +134,7 @@ impl PrivacyNotion for ContextLdp {
 
     fn encode(&self, lp: &mut ChannelLp) -> String {
         let e = scaled(&self.unit, self.epsilon);
-        let (kept, finite) = encode_pairs(lp, &e);
-        format!(
-            "{}: pairwise (exact), {kept} of {finite} constrained ordered pairs kept, the rest implied by shorter paths",
-            self.name
-        )
+        format!("{}: {}", self.name, encode_pairs(lp, &e))
     }
 }
 

@@ -139,10 +139,8 @@ impl PrivacyNotion for DPrivacy {
     }
 
     fn encode(&self, lp: &mut ChannelLp) -> String {
-        let (kept, finite) = encode_pairs(lp, &scaled(&self.distances, self.epsilon));
-        format!(
-            "d-privacy: pairwise (exact), {kept} of {finite} ordered pairs kept, the rest implied by the triangle inequality"
-        )
+        let note = encode_pairs(lp, &scaled(&self.distances, self.epsilon));
+        format!("d-privacy: {note}")
     }
 }
 

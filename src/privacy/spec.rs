@@ -310,13 +310,23 @@ fn self_has_prior(spec: &PrivacySpec) -> bool {
     matches!(spec, PrivacySpec::Lip { prior: Some(_), .. })
 }
 
-/// Epsilon must be a finite, non-negative number.
+/// Largest accepted epsilon.
+pub const MAX_EPSILON: f64 = 30.0;
+
+/// Epsilon must be a finite number in `[0, MAX_EPSILON]`.
 pub(crate) fn check_epsilon(key: &str, epsilon: f64) -> Result<f64, ProblemError> {
     if epsilon.is_nan() || epsilon < 0.0 || epsilon.is_infinite() {
         return Err(ProblemError::invalid(
             key,
             epsilon,
             "epsilon must be a finite number >= 0",
+        ));
+    }
+    if epsilon > MAX_EPSILON {
+        return Err(ProblemError::invalid(
+            key,
+            epsilon,
+            format!("epsilon above {MAX_EPSILON} gives likelihood ratios beyond e^{MAX_EPSILON} (about 1e13), past what an LP solver resolves"),
         ));
     }
     Ok(epsilon)
