@@ -93,7 +93,113 @@ def context_constraints(e):
     return out
 
 
+# --- Column-convex objectives (MMSE, mutual information): exhaustive search over ray subsets.
+# A channel whose columns are positive multiples of cone generators r_1..r_n with row sums 1
+# solves R w = 1 for w >= 0; the search tries every n-subset of generators, solves the linear
+# system directly, and keeps the best feasible objective. Generators are built here from the
+# definitions: LDP staircase patterns {1, e^eps}^n, LIP vertices of the box-hyperplane polytope.
+
+
+def ldp_generators(n, eps):
+    return [[math.exp(eps) if bits >> x & 1 else 1.0 for x in range(n)] for bits in range(1, 2 ** n - 1)]
+
+
+def lip_generators(p, eps):
+    n, lo, hi = len(p), math.exp(-eps), math.exp(eps)
+    out = []
+    for free in range(n):
+        for bits in range(2 ** (n - 1)):
+            q, k = [0.0] * n, 0
+            for x in range(n):
+                if x != free:
+                    q[x] = hi if bits >> k & 1 else lo
+                    k += 1
+            v = (1 - sum(p[x] * q[x] for x in range(n) if x != free)) / p[free]
+            if lo - 1e-12 <= v <= hi + 1e-12:
+                q[free] = min(max(v, lo), hi)
+                out.append(q)
+    return out
+
+
+def mmse_sum_column(values, p):
+    mean = sum(v * w for v, w in zip(values, p))
+    def g(q):
+        lam = sum(a * b for a, b in zip(p, q))
+        return sum((v - mean) * w * x for v, w, x in zip(values, p, q)) ** 2 / lam
+    variance = sum(w * (v - mean) ** 2 for v, w in zip(values, p))
+    return g, variance
+
+
+def histogram_column(p):
+    def g(q):
+        lam = sum(a * b for a, b in zip(p, q))
+        return sum((a * b) ** 2 for a, b in zip(p, q)) / lam
+    return g
+
+
+def mi_column(p):
+    def g(q):
+        lam = sum(a * b for a, b in zip(p, q))
+        return sum(a * b * math.log(b / lam) for a, b in zip(p, q) if a > 0 and b > 0)
+    return g
+
+
+def best_over_subsets(generators, g):
+    """max sum_i w_i g(r_i) over n-subsets with R w = 1, w >= 0."""
+    n = len(generators[0])
+    best = None
+    for subset in itertools.combinations(generators, n):
+        matrix = [[r[x] for r in subset] for x in range(n)]
+        try:
+            w = solve_linear(matrix, [1.0] * n)
+        except ZeroDivisionError:
+            continue
+        if any(not math.isfinite(v) for v in w) or min(w) < -1e-10:
+            continue
+        check = [sum(matrix[x][i] * w[i] for i in range(n)) for x in range(n)]
+        if max(abs(c - 1) for c in check) > 1e-9:
+            continue
+        total = sum(wi * g(r) for wi, r in zip(w, subset))
+        best = total if best is None else max(best, total)
+    return best
+
+
+def binary_entropy_inverse(h):
+    """The delta in [0, 1/2] with H(delta) = h nats, by bisection."""
+    lo, hi = 0.0, 0.5
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        value = 0.0 if mid == 0 else -(mid * math.log(mid) + (1 - mid) * math.log(1 - mid))
+        lo, hi = (mid, hi) if value < h else (lo, mid)
+    return (lo + hi) / 2
+
+
+def mmse_problems():
+    g, var = mmse_sum_column([0, 1], [0.99, 0.01])
+    print("mmse-survey-lip (P1 = 0.01, eps = 2):", var - best_over_subsets(lip_generators([0.99, 0.01], 2.0), g))
+    g, var = mmse_sum_column([0, 1], [0.5, 0.5])
+    print("mmse-survey-ldp (P1 = 0.5, eps = 1):", var - best_over_subsets(ldp_generators(2, 1.0), g))
+    prior = [0.1, 0.2, 0.3, 0.4]
+    g, var = mmse_sum_column([0, 1, 2, 3], prior)
+    print("mmse-sum-lip-4 (eps = 1):", var - best_over_subsets(lip_generators(prior, 1.0), g))
+    prior5 = [0.3, 0.25, 0.2, 0.15, 0.1]
+    values = [1.0, 2.0, 4.0, 8.0, 16.0]
+    g, var = mmse_sum_column(values, prior5)
+    print("mmse-weighted-sum-ldp-5 (weight 0.5, eps = 1):", 0.25 * (var - best_over_subsets(ldp_generators(5, 1.0), g)))
+    uniform = [0.25] * 4
+    h = histogram_column(uniform)
+    print("mmse-histogram-lip-4 (uniform, eps = 0.5):", 1 - best_over_subsets(lip_generators(uniform, 0.5), h))
+    h = histogram_column(prior)
+    print("mmse-histogram-ldp-4 (eps = 1):", 1 - best_over_subsets(ldp_generators(4, 1.0), h))
+    m = mi_column([0.5, 0.3, 0.2])
+    print("mi-utility-ldp-3 (eps = 1):", best_over_subsets(ldp_generators(3, 1.0), m))
+    # Rate-distortion of a uniform bit under Hamming distortion (Cover and Thomas, Thm 10.3.1):
+    # R(D) = ln 2 - H(D), so I(X;Y) <= eps allows expected Hamming loss H^-1(ln 2 - eps).
+    print("mi-privacy-binary (eps = 0.2 nats):", binary_entropy_inverse(math.log(2) - 0.2))
+
+
 def main():
+    mmse_problems()
     e = math.exp
     print("ldp-hamming-5:", krr_hamming(5, 1.0))
     r = e(-1.0)

@@ -3,6 +3,7 @@
 use crate::channel::Channel;
 use crate::domain::Domain;
 use crate::error::ProblemError;
+use crate::objective::objective_profile;
 use crate::privacy::{leakage_profile, matrix_leakage, Check, MetricSpec, PrivacySpec};
 use crate::problem::{DomainSpec, ProblemSpec};
 use serde::{Deserialize, Serialize};
@@ -93,6 +94,9 @@ pub struct AuditReport {
     /// Leakage under every notion that applies (outward rounded).
     #[serde(serialize_with = "crate::report::serialize_number_map")]
     pub leakage: BTreeMap<String, f64>,
+    /// Every objective that applies, evaluated for the channel (`mmse-sum` of the domain's
+    /// values, `mmse-histogram`, `mutual-information`, and `inversion-mse` when invertible).
+    pub objectives: BTreeMap<String, f64>,
     /// The stated constraints, requested vs achieved.
     pub checks: Vec<Check>,
     /// Whether every stated constraint holds.
@@ -141,6 +145,7 @@ pub fn audit(spec: &AuditSpec) -> Result<AuditReport, ProblemError> {
     }
     let all_hold = checks.iter().all(Check::holds);
     Ok(AuditReport {
+        objectives: objective_profile(&channel, &domain),
         labels: domain.labels().to_vec(),
         channel,
         leakage,
@@ -167,6 +172,12 @@ impl AuditReport {
         );
         for (k, v) in &self.leakage {
             let _ = writeln!(s, "  {k:<24} {v:.9}");
+        }
+        if !self.objectives.is_empty() {
+            let _ = writeln!(s, "objectives (under the domain prior)");
+            for (k, v) in &self.objectives {
+                let _ = writeln!(s, "  {k:<24} {v:.9}");
+            }
         }
         if !self.checks.is_empty() {
             let _ = writeln!(s, "stated constraints");

@@ -104,6 +104,12 @@ impl Channel {
         Channel { rows }
     }
 
+    /// Wrap rows without validation (derivative checks and internal arithmetic only).
+    #[cfg(test)]
+    pub(crate) fn from_rows_unchecked(rows: Vec<Vec<f64>>) -> Channel {
+        Channel { rows }
+    }
+
     /// Turn a solver's point into a channel: clip negative entries (solver noise) to 0 and divide
     /// each row by its sum. Returns the channel and the largest correction made to any entry.
     pub(crate) fn from_solver_point(rows: Vec<Vec<f64>>) -> (Channel, f64) {

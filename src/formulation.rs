@@ -39,7 +39,8 @@ impl ChannelLp {
         x * self.m + y
     }
 
-    /// A new auxiliary variable in `[lower, +inf)`, not in the objective.
+    /// A new auxiliary variable in `[lower, +inf)` (`lower` may be `-inf`), not in the
+    /// objective.
     pub fn aux(&mut self, lower: f64) -> VarId {
         self.lp.add_var(0.0, lower, f64::INFINITY)
     }
@@ -47,6 +48,11 @@ impl ChannelLp {
     /// Add `sum(terms) (sense) rhs`.
     pub fn constrain(&mut self, terms: Vec<(VarId, f64)>, sense: Sense, rhs: f64) {
         self.lp.add_constraint(terms, sense, rhs);
+    }
+
+    /// Require `(a, b, c)` in the exponential cone: `b e^(a/b) <= c`.
+    pub fn exp_cone(&mut self, a: VarId, b: VarId, c: VarId) {
+        self.lp.add_exp_cone(a, b, c);
     }
 
     /// Add `a <= factor * b` as `a - factor * b <= 0`.

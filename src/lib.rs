@@ -12,8 +12,10 @@ pub mod numeric;
 pub mod objective;
 pub mod privacy;
 pub mod problem;
+pub mod rays;
 pub mod report;
 pub mod solve;
+pub mod synthesis;
 
 pub use audit::{audit, AuditReport, AuditSpec};
 pub use channel::Channel;

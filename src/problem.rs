@@ -280,12 +280,24 @@ mod tests {
     }
 
     #[test]
-    fn mutual_information_is_rejected_clearly() {
-        let e = parse(&format!(
+    fn mutual_information_privacy_is_accepted_and_its_epsilon_checked() {
+        assert!(parse(&format!(
             "{BASE}[[privacy]]\nnotion = \"mutual-information\"\nepsilon = 0.5\n"
         ))
+        .is_ok());
+        let e = parse(&format!(
+            "{BASE}[[privacy]]\nnotion = \"mutual-information\"\nepsilon = -0.5\n"
+        ))
         .unwrap_err();
-        assert!(e.to_string().contains("not supported yet"), "{e}");
+        assert!(e.to_string().contains("privacy[0].epsilon"), "{e}");
+    }
+
+    #[test]
+    fn inversion_mse_users_and_distribution_are_validated() {
+        let e = parse("[domain]\nsize = 2\n[[privacy]]\nnotion = \"ldp\"\nepsilon = 1.0\n[objective]\nkind = \"inversion-mse\"\nusers = 0\n").unwrap_err();
+        assert!(e.to_string().contains("objective.users"), "{e}");
+        let e = parse("[domain]\nsize = 2\n[[privacy]]\nnotion = \"ldp\"\nepsilon = 1.0\n[objective]\nkind = \"inversion-mse\"\ndistribution = [0.5, 0.6]\n").unwrap_err();
+        assert!(e.to_string().contains("objective.distribution"), "{e}");
     }
 
     #[test]

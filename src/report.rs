@@ -4,7 +4,7 @@ use crate::certify::Certificate;
 use crate::channel::Channel;
 use crate::objective::Goal;
 use crate::problem::ProblemSpec;
-use mechsynth_solvers::LpStatus;
+use crate::synthesis::{Method, Status};
 use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -47,20 +47,19 @@ pub fn serialize_number_map<S: Serializer>(
 pub struct SolverInfo {
     /// Backend name.
     pub name: &'static str,
-    /// The backend's mapped status.
-    pub status: LpStatus,
-    /// Iterations used.
+    /// What the method proved.
+    pub status: Status,
+    /// Iterations used (local method: starts).
     pub iterations: u64,
-    /// The backend's objective value for its own (uncertified) point, in the problem's sense.
+    /// The backend's objective value for its own (uncertified) point, in the problem's sense
+    /// (single-program methods only).
     pub objective: Option<f64>,
 }
 
 /// Wall-clock time of each phase, in milliseconds.
 #[derive(Debug, Clone, Serialize)]
 pub struct Timings {
-    /// Building the LP.
-    pub formulate_ms: f64,
-    /// The backend's solve.
+    /// Formulating and solving (ray enumeration, every backend call).
     pub solve_ms: f64,
     /// Certification and repair.
     pub certify_ms: f64,
@@ -86,27 +85,40 @@ pub struct ExpectedCheck {
 pub struct Report {
     /// The problem's title.
     pub name: String,
-    /// The backend's status: `optimal` only when the backend proved optimality.
-    pub status: LpStatus,
+    /// `optimal` only when the backend proved optimality of an exact formulation;
+    /// `local-optimum` for the local method; otherwise the backend's status.
+    pub status: Status,
+    /// How the channel was found.
+    pub method: Method,
     /// Objective value of the emitted channel.
     pub objective: Option<f64>,
+    /// A bound on the optimal objective (lower when minimizing, upper when maximizing): the
+    /// LP optimum, the certified dual bound of the extreme-ray LP or column generation, or a
+    /// relaxation's optimum. Absent when none is known.
+    pub bound: Option<f64>,
     /// What the objective measures.
     pub objective_description: String,
     /// Minimize or maximize.
     pub goal: Goal,
     /// The emitted channel (rows = inputs, columns = outputs); absent when there is none.
     pub channel: Option<Channel>,
-    /// Input labels (outputs are the same symbols).
+    /// Input labels.
     pub labels: Vec<String>,
+    /// Output labels: the input symbols when the channel is square, otherwise `y0, y1, ...`.
+    pub output_labels: Vec<String>,
     /// Leakage of the emitted channel under every notion that applies to the domain.
     #[serde(serialize_with = "serialize_number_map")]
     pub leakage: BTreeMap<String, f64>,
+    /// Every objective that applies, evaluated for the emitted channel.
+    pub objectives: BTreeMap<String, f64>,
     /// Requested versus achieved, per constraint.
     pub certificate: Option<Certificate>,
     /// The backend's run.
     pub solver: SolverInfo,
-    /// How each constraint was encoded.
+    /// How each constraint was encoded (or, for ray methods, which constraints apply).
     pub encoding: Vec<String>,
+    /// What the method did (ray counts, rounds, starts).
+    pub method_notes: Vec<String>,
     /// Phase timings.
     pub timings: Timings,
     /// Non-fatal findings.
@@ -140,6 +152,7 @@ impl Report {
             None => "",
         };
         let _ = writeln!(s, "status     {}{certified}", self.status);
+        let _ = writeln!(s, "method     {}", self.method);
         if let Some(v) = self.objective {
             let goal = match self.goal {
                 Goal::Minimize => "minimize",
@@ -151,6 +164,13 @@ impl Report {
                 fmt_num(v),
                 self.objective_description
             );
+        }
+        if let Some(b) = self.bound {
+            let side = match self.goal {
+                Goal::Minimize => "lower",
+                Goal::Maximize => "upper",
+            };
+            let _ = writeln!(s, "bound      {} ({side} bound on the optimum)", fmt_num(b));
         }
         if let Some(e) = &self.expected {
             let verdict = if e.matches {
@@ -173,17 +193,21 @@ impl Report {
         for e in &self.encoding {
             let _ = writeln!(s, "encoding   {e}");
         }
+        for note in &self.method_notes {
+            let _ = writeln!(s, "note       {note}");
+        }
         if let Some(ch) = &self.channel {
             let _ = writeln!(s, "\nchannel Q[x][y] (rows: input x, columns: output y)");
             let width = self
                 .labels
                 .iter()
+                .chain(&self.output_labels)
                 .map(String::len)
                 .max()
                 .unwrap_or(1)
                 .max(8);
             let _ = write!(s, "{:>width$}", "");
-            for l in &self.labels {
+            for l in &self.output_labels {
                 let _ = write!(s, " {l:>width$}");
             }
             s.push('\n');
@@ -223,6 +247,12 @@ impl Report {
                 "\nleakage of the emitted channel under every applicable notion"
             );
             for (k, v) in &self.leakage {
+                let _ = writeln!(s, "  {k:<24} {}", fmt_num(*v));
+            }
+        }
+        if !self.objectives.is_empty() {
+            let _ = writeln!(s, "\nobjectives of the emitted channel");
+            for (k, v) in &self.objectives {
                 let _ = writeln!(s, "  {k:<24} {}", fmt_num(*v));
             }
         }

@@ -3,12 +3,12 @@
 use crate::certify::{check_all, repair_by_mixing, Certificate, Repair};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
-use crate::objective::Goal;
-use crate::privacy::leakage_profile;
+use crate::objective::{objective_profile, Goal};
+use crate::privacy::{leakage_profile, PrivacyNotion};
 use crate::problem::Problem;
 use crate::report::{ExpectedCheck, Report, SolverInfo, Timings};
+use crate::synthesis::{solve_by_rays, solve_locally, Method, Outcome, Status, ENUMERATION_LIMIT};
 use mechsynth_solvers::{backend, BackendError, BackendKind, LpBackend};
-use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// Default accepted difference between an `[expected]` optimum and the solved objective.
@@ -38,9 +38,6 @@ pub enum SolveError {
     /// The backend could not run.
     #[error(transparent)]
     Backend(#[from] BackendError),
-    /// The objective cannot be posed as an LP.
-    #[error("objective `{0}` is not linear; this version solves linear objectives only")]
-    NonlinearObjective(String),
     /// The solver's channel violates a request and no mixture repairs it.
     #[error("the solver's channel violates `{constraint}` (requested {requested}, achieved {achieved}) and mixing with a constant channel cannot repair it; no channel is emitted")]
     CertificationFailed {
@@ -57,47 +54,32 @@ fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
 }
 
-/// Solve `problem`: build the LP, run the backend, then certify (and if needed repair) the
-/// channel from its emitted numbers. A report is returned for every backend status; it carries
-/// a channel only when the backend returned a point and that point certifies.
+/// Solve `problem`: formulate by the objective's structure (one LP or conic program for linear
+/// objectives, the extreme-ray LP for column-convex ones, a local method otherwise), run the
+/// backend, then certify (and if needed repair) the channel from its emitted numbers. A report
+/// is returned for every backend status; it carries a channel only when the backend returned a
+/// point and that point certifies.
 pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveError> {
     let start = Instant::now();
-    let n = problem.domain.size();
-    let coefficients = problem
-        .objective
-        .linear_coefficients()
-        .ok_or_else(|| SolveError::NonlinearObjective(problem.objective.describe()))?;
-    let sign = match problem.objective.goal() {
-        Goal::Minimize => 1.0,
-        Goal::Maximize => -1.0,
-    };
-    let mut lp = ChannelLp::new(n, n);
-    for (x, row) in coefficients.iter().enumerate() {
-        for (y, c) in row.iter().enumerate() {
-            lp.set_entry_cost(x, y, sign * c);
-        }
-    }
-    let encoding: Vec<String> = problem.privacy.iter().map(|p| p.encode(&mut lp)).collect();
-    let formulate_ms = ms(start);
-
-    let solve_start = Instant::now();
     let backend: Box<dyn LpBackend> = backend(options.backend)?;
-    let lp_solution = backend.solve(lp.program(), &options.backend_options)?;
-    let solve_ms = ms(solve_start);
+    let (outcome, encoding, solver_objective) =
+        formulate_and_solve(problem, backend.as_ref(), options)?;
+    let solve_ms = ms(start);
 
     let certify_start = Instant::now();
     let mut warnings = problem.warnings.clone();
-    let (channel, certificate) = if lp_solution.status.has_point() {
-        let (channel, correction) = Channel::from_solver_point(lp.channel_rows(&lp_solution.x));
-        if correction > crate::numeric::SOLVER_NOISE {
-            warnings.push(format!(
-                "the solver's point needed a correction of {correction:e} to become a channel"
-            ));
+    let (channel, certificate) = match &outcome.rows {
+        Some(rows) => {
+            let (channel, correction) = Channel::from_solver_point(rows.clone());
+            if correction > crate::numeric::SOLVER_NOISE {
+                warnings.push(format!(
+                    "the solver's point needed a correction of {correction:e} to become a channel"
+                ));
+            }
+            let (channel, certificate) = certify(problem, channel, correction)?;
+            (Some(channel), Some(certificate))
         }
-        let (channel, certificate) = certify(problem, channel, correction)?;
-        (Some(channel), Some(certificate))
-    } else {
-        (None, None)
+        None => (None, None),
     };
     let certify_ms = ms(certify_start);
 
@@ -105,7 +87,11 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
     let leakage = channel
         .as_ref()
         .map(|c| leakage_profile(c, &problem.domain))
-        .unwrap_or_else(BTreeMap::new);
+        .unwrap_or_default();
+    let objectives = channel
+        .as_ref()
+        .map(|c| objective_profile(c, &problem.domain))
+        .unwrap_or_default();
     let expected = match (&problem.spec.expected, objective) {
         (Some(e), Some(v)) => {
             let tolerance = e.tolerance.unwrap_or(DEFAULT_EXPECTED_TOLERANCE);
@@ -118,28 +104,30 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
         }
         _ => None,
     };
+    let outputs = channel.as_ref().map_or(0, Channel::outputs);
     Ok(Report {
         name: problem.name().to_string(),
-        status: lp_solution.status.clone(),
+        status: outcome.status.clone(),
+        method: outcome.method,
         objective,
+        bound: outcome.bound,
         objective_description: problem.objective.describe(),
         goal: problem.objective.goal(),
         channel,
         labels: problem.domain.labels().to_vec(),
+        output_labels: output_labels(problem.domain.labels(), outputs),
         leakage,
+        objectives,
         certificate,
         solver: SolverInfo {
             name: backend.name(),
-            status: lp_solution.status.clone(),
-            iterations: lp_solution.iterations,
-            objective: lp_solution
-                .status
-                .has_point()
-                .then_some(sign * lp_solution.objective),
+            status: outcome.status,
+            iterations: outcome.iterations,
+            objective: solver_objective,
         },
         encoding,
+        method_notes: outcome.notes,
         timings: Timings {
-            formulate_ms,
             solve_ms,
             certify_ms,
             total_ms: ms(start),
@@ -148,6 +136,108 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
         expected,
         problem: problem.spec.clone(),
     })
+}
+
+/// Outputs are the inputs' symbols when there are as many; otherwise `y0, y1, ...`.
+fn output_labels(inputs: &[String], outputs: usize) -> Vec<String> {
+    if outputs == inputs.len() {
+        inputs.to_vec()
+    } else {
+        (0..outputs).map(|y| format!("y{y}")).collect()
+    }
+}
+
+/// Pick the method for the objective and run it: the outcome, the encoding notes, and the
+/// backend's own objective value (exact formulations only).
+fn formulate_and_solve(
+    problem: &Problem,
+    backend: &dyn LpBackend,
+    options: &SolveOptions,
+) -> Result<(Outcome, Vec<String>, Option<f64>), SolveError> {
+    let n = problem.domain.size();
+    let bo = &options.backend_options;
+    if let Some(coefficients) = problem.objective.linear_coefficients() {
+        let sign = match problem.objective.goal() {
+            Goal::Minimize => 1.0,
+            Goal::Maximize => -1.0,
+        };
+        let mut lp = ChannelLp::new(n, n);
+        for (x, row) in coefficients.iter().enumerate() {
+            for (y, c) in row.iter().enumerate() {
+                lp.set_entry_cost(x, y, sign * c);
+            }
+        }
+        let encoding: Vec<String> = problem.privacy.iter().map(|p| p.encode(&mut lp)).collect();
+        let conic = !lp.program().exp_cones().is_empty();
+        let s = backend.solve(lp.program(), bo)?;
+        let value = s.status.has_point().then_some(sign * s.objective);
+        let outcome = Outcome {
+            method: if conic {
+                Method::ConicProgram
+            } else {
+                Method::Lp
+            },
+            status: Status::from_lp(s.status.clone()),
+            iterations: s.iterations,
+            rows: s.status.has_point().then(|| lp.channel_rows(&s.x)),
+            bound: value.filter(|_| s.status.is_optimal()),
+            notes: Vec::new(),
+        };
+        return Ok((outcome, encoding, value));
+    }
+    let describe = || {
+        problem
+            .privacy
+            .iter()
+            .map(|p| p.key().to_string())
+            .collect::<Vec<_>>()
+    };
+    let Some(f) = problem.objective.column_convex() else {
+        let outcome = solve_locally(
+            &problem.privacy,
+            problem.objective.as_ref(),
+            problem.domain.prior(),
+            backend,
+            bo,
+        )?;
+        return Ok((outcome, describe(), None));
+    };
+    let all: Vec<&dyn PrivacyNotion> = problem.privacy.iter().map(|p| p.as_ref()).collect();
+    let (rest, mi): (Vec<_>, Vec<_>) = all.iter().partition(|p| p.column_cone(n).is_some());
+    if mi.is_empty() {
+        if let Some(outcome) = solve_by_rays(&all, f, n, backend, bo)? {
+            return Ok((outcome, describe(), None));
+        }
+        let mut outcome = solve_locally(
+            &problem.privacy,
+            problem.objective.as_ref(),
+            problem.domain.prior(),
+            backend,
+            bo,
+        )?;
+        outcome.notes.push(format!(
+            "the column cone has more than {ENUMERATION_LIMIT} extreme rays and exact pricing exists only for mmse-sum under a single ldp or lip constraint; the result is a local optimum"
+        ));
+        return Ok((outcome, describe(), None));
+    }
+    // Mutual-information privacy couples the columns: a local optimum, and the optimum without
+    // it as a bound.
+    let mut outcome = solve_locally(
+        &problem.privacy,
+        problem.objective.as_ref(),
+        problem.domain.prior(),
+        backend,
+        bo,
+    )?;
+    if let Some(relaxed) = solve_by_rays(&rest, f, n, backend, bo)? {
+        if relaxed.status.is_optimal() {
+            outcome.bound = relaxed.bound;
+            outcome.notes.push(
+                "bound: the global optimum without the mutual-information constraint (extreme-ray LP)".into(),
+            );
+        }
+    }
+    Ok((outcome, describe(), None))
 }
 
 /// Check every requested bound on `channel`; repair by mixing with the output distribution when

@@ -236,7 +236,9 @@ fn bad_inputs_exit_2_with_a_message_naming_key_and_value() {
         ("unknown-label", format!("{head}[domain]\nlabels = [\"yes\", \"no\"]\n[[privacy]]\nnotion = \"high-low\"\nepsilon = 1.0\nsensitive = [\"yse\"]\n"), vec!["yse", "did you mean `yes`"]),
         ("unknown-metric", format!("{head}[domain]\nline = 3\n[[privacy]]\nnotion = \"d-privacy\"\nepsilon = 1.0\nmetric = \"euclidian\"\n"), vec!["euclidian", "did you mean `euclidean`"]),
         ("unknown-loss", "[objective]\nkind = \"expected-loss\"\nloss = \"haming\"\n[domain]\nsize = 2\n[[privacy]]\nnotion = \"ldp\"\nepsilon = 1.0\n".to_string(), vec!["haming", "did you mean `hamming`"]),
-        ("mi", format!("{head}[domain]\nsize = 2\n[[privacy]]\nnotion = \"mutual-information\"\nepsilon = 0.1\n"), vec!["mutual-information", "not supported yet"]),
+        ("mi-nan", format!("{head}[domain]\nsize = 2\n[[privacy]]\nnotion = \"mutual-information\"\nepsilon = nan\n"), vec!["privacy[0].epsilon", "NaN"]),
+        ("users", "[objective]\nkind = \"inversion-mse\"\nusers = -3\n[domain]\nsize = 2\n[[privacy]]\nnotion = \"ldp\"\nepsilon = 1.0\n".to_string(), vec!["objective.users", "-3"]),
+        ("unknown-objective", "[objective]\nkind = \"mmse-sun\"\n[domain]\nsize = 2\n[[privacy]]\nnotion = \"ldp\"\nepsilon = 1.0\n".to_string(), vec!["mmse-sun", "did you mean `mmse-sum`"]),
         ("syntax", "[domain\nsize = 2\n".to_string(), vec!["line 1"]),
     ];
     for (tag, text, needles) in cases {

@@ -1,6 +1,7 @@
 //! Every file in problems/ solves to a certified optimum that matches its independently derived
 //! `[expected]` value, and (with the `highs` feature) both backends agree.
 
+use mechsynth::synthesis::Status;
 use mechsynth::{solve, BackendKind, Problem, Report, SolveOptions};
 use std::path::{Path, PathBuf};
 
@@ -52,8 +53,11 @@ fn every_problem_file_solves_certifies_and_matches_its_expected_optimum() {
     for path in problem_files() {
         let report = solve_with(&path, BackendKind::Clarabel);
         let name = path.display();
+        // Only objectives without a global method may end in a local optimum, and then the
+        // file cannot claim an expected optimum.
+        let local = report.status == Status::LocalOptimum;
         assert!(
-            report.status.is_optimal(),
+            report.status.is_optimal() || (local && report.expected.is_none()),
             "{name}: status {}",
             report.status
         );
@@ -77,7 +81,26 @@ fn every_problem_file_solves_certifies_and_matches_its_expected_optimum() {
 #[test]
 fn both_backends_agree_on_every_problem_file() {
     for path in problem_files() {
+        let problem = Problem::load(&path).unwrap();
+        let conic = problem
+            .spec
+            .privacy
+            .iter()
+            .any(|p| p.notion() == "mutual-information");
+        if conic {
+            // HiGHS solves LPs only: it must refuse clearly, with the exit code of bad input.
+            let options = SolveOptions {
+                backend: BackendKind::Highs,
+                ..SolveOptions::default()
+            };
+            let err = solve(&problem, &options).unwrap_err();
+            assert!(err.to_string().contains("exponential cones"), "{err}");
+            continue;
+        }
         let a = solve_with(&path, BackendKind::Clarabel);
+        if a.status == Status::LocalOptimum {
+            continue;
+        }
         let b = solve_with(&path, BackendKind::Highs);
         assert!(
             b.status.is_optimal(),

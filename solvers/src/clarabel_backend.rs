@@ -1,8 +1,9 @@
 //! Clarabel (pure Rust, interior point) as an [`LpBackend`].
 //!
-//! The LP `min c.x, A_eq x = b_eq, A_le x <= b_le, l <= x <= u` is passed as Clarabel's
-//! `min c.x, A x + s = b, s in K` with `K = {0}^{eq} x R_+^{ineq}`; `>=` rows and finite
-//! variable bounds become `<=` rows.
+//! The program `min c.x, A_eq x = b_eq, A_le x <= b_le, l <= x <= u, (x_i, x_j, x_k) in K_exp`
+//! is passed as Clarabel's `min c.x, A x + s = b, s in K` with
+//! `K = {0}^{eq} x R_+^{ineq} x K_exp^{cones}`; `>=` rows and finite variable bounds become `<=`
+//! rows, and each exponential cone is three rows `-x_i + s = 0`.
 
 use crate::{BackendError, LinearProgram, LpBackend, LpSolution, LpStatus, Sense, SolveOptions};
 use clarabel::algebra::CscMatrix;
@@ -13,6 +14,9 @@ use clarabel::solver::{
 /// The Clarabel backend.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ClarabelBackend;
+
+/// Interior-point iterations allowed (Clarabel's default is 200; conic problems may need more).
+const MAX_ITERATIONS: u32 = 400;
 
 /// Clarabel's status mapped onto [`LpStatus`], one arm per status.
 fn map_status(status: SolverStatus) -> LpStatus {
@@ -33,17 +37,21 @@ fn map_status(status: SolverStatus) -> LpStatus {
     }
 }
 
-/// Rows of `A x + s = b` as triplets, with the number of leading equality rows.
+/// Rows of `A x + s = b` as triplets, with the cone layout and, for every original constraint,
+/// its conic row and the sign that turns Clarabel's dual into [`LpSolution::duals`].
 struct ConicRows {
     rows: Vec<usize>,
     cols: Vec<usize>,
     vals: Vec<f64>,
     rhs: Vec<f64>,
     equalities: usize,
+    inequalities: usize,
+    /// `(conic row, sign)` per original constraint.
+    origin: Vec<(usize, f64)>,
 }
 
 impl ConicRows {
-    fn push(&mut self, terms: impl Iterator<Item = (usize, f64)>, rhs: f64) {
+    fn push(&mut self, terms: impl Iterator<Item = (usize, f64)>, rhs: f64) -> usize {
         let row = self.rhs.len();
         for (col, val) in terms {
             self.rows.push(row);
@@ -51,6 +59,7 @@ impl ConicRows {
             self.vals.push(val);
         }
         self.rhs.push(rhs);
+        row
     }
 
     fn from_lp(lp: &LinearProgram) -> Self {
@@ -60,16 +69,25 @@ impl ConicRows {
             vals: Vec::new(),
             rhs: Vec::new(),
             equalities: 0,
+            inequalities: 0,
+            origin: vec![(0, 0.0); lp.num_constraints()],
         };
-        for c in lp.constraints().iter().filter(|c| c.sense == Sense::Eq) {
-            out.push(c.terms.iter().copied(), c.rhs);
+        // Stationarity reads c + A^T z = 0, so a row `a x (sense) b` written as `a x + s = b`
+        // has dual -z, and a `>=` row written as `-a x + s = -b` has dual +z.
+        for (k, c) in lp.constraints().iter().enumerate() {
+            if c.sense == Sense::Eq {
+                out.origin[k] = (out.push(c.terms.iter().copied(), c.rhs), -1.0);
+            }
         }
         out.equalities = out.rhs.len();
-        for c in lp.constraints() {
+        for (k, c) in lp.constraints().iter().enumerate() {
             match c.sense {
                 Sense::Eq => {}
-                Sense::Le => out.push(c.terms.iter().copied(), c.rhs),
-                Sense::Ge => out.push(c.terms.iter().map(|&(j, v)| (j, -v)), -c.rhs),
+                Sense::Le => out.origin[k] = (out.push(c.terms.iter().copied(), c.rhs), -1.0),
+                Sense::Ge => {
+                    let row = out.push(c.terms.iter().map(|&(j, v)| (j, -v)), -c.rhs);
+                    out.origin[k] = (row, 1.0);
+                }
             }
         }
         for (j, (&lo, &hi)) in lp.lower().iter().zip(lp.upper()).enumerate() {
@@ -80,7 +98,25 @@ impl ConicRows {
                 out.push(std::iter::once((j, 1.0)), hi);
             }
         }
+        out.inequalities = out.rhs.len() - out.equalities;
+        for cone in lp.exp_cones() {
+            for &j in cone {
+                out.push(std::iter::once((j, -1.0)), 0.0);
+            }
+        }
         out
+    }
+
+    fn cones(&self, exp_cones: usize) -> Vec<SupportedConeT<f64>> {
+        let mut cones = Vec::new();
+        if self.equalities > 0 {
+            cones.push(SupportedConeT::ZeroConeT(self.equalities));
+        }
+        if self.inequalities > 0 {
+            cones.push(SupportedConeT::NonnegativeConeT(self.inequalities));
+        }
+        cones.extend((0..exp_cones).map(|_| SupportedConeT::ExponentialConeT()));
+        cones
     }
 }
 
@@ -97,15 +133,9 @@ impl LpBackend for ClarabelBackend {
         let n = lp.num_vars();
         let rows = ConicRows::from_lp(lp);
         let m = rows.rhs.len();
+        let cones = rows.cones(lp.exp_cones().len());
         let a = CscMatrix::new_from_triplets(m, n, rows.rows, rows.cols, rows.vals);
         let p = CscMatrix::<f64>::zeros((n, n));
-        let mut cones = Vec::new();
-        if rows.equalities > 0 {
-            cones.push(SupportedConeT::ZeroConeT(rows.equalities));
-        }
-        if m > rows.equalities {
-            cones.push(SupportedConeT::NonnegativeConeT(m - rows.equalities));
-        }
         let rejected = |message: String| BackendError::Rejected {
             backend: "clarabel",
             message,
@@ -116,7 +146,7 @@ impl LpBackend for ClarabelBackend {
             .tol_gap_abs(options.tolerance)
             .tol_gap_rel(options.tolerance)
             .tol_feas(options.tolerance)
-            .max_iter(400)
+            .max_iter(MAX_ITERATIONS)
             .build()
             .map_err(|e| rejected(e.to_string()))?;
         let mut solver = DefaultSolver::new(&p, lp.cost(), &a, &rows.rhs, &cones, settings)
@@ -124,15 +154,21 @@ impl LpBackend for ClarabelBackend {
         solver.solve();
         let solution = &solver.solution;
         let status = map_status(solution.status);
-        let x = if status.has_point() {
-            solution.x.clone()
+        let (x, duals) = if status.has_point() {
+            let duals = rows
+                .origin
+                .iter()
+                .map(|&(row, sign)| sign * solution.z[row])
+                .collect();
+            (solution.x.clone(), duals)
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         };
         Ok(LpSolution {
             objective: lp.objective_at(&x),
             status,
             x,
+            duals,
             iterations: u64::from(solution.iterations),
         })
     }

@@ -43,6 +43,14 @@ impl LpBackend for HighsBackend {
         lp: &LinearProgram,
         options: &SolveOptions,
     ) -> Result<LpSolution, BackendError> {
+        if !lp.exp_cones().is_empty() {
+            return Err(BackendError::Unsupported {
+                backend: "highs",
+                reason: "it solves linear programs only and this model has exponential cones \
+                         (mutual-information privacy); use the clarabel backend"
+                    .into(),
+            });
+        }
         let mut problem = RowProblem::default();
         let cols: Vec<_> = (0..lp.num_vars())
             .map(|j| problem.add_column(lp.cost()[j], lp.lower()[j]..=lp.upper()[j]))
@@ -68,10 +76,11 @@ impl LpBackend for HighsBackend {
         model.set_option("dual_feasibility_tolerance", options.tolerance.max(1e-10));
         let solved = model.try_solve().map_err(rejected)?;
         let status = map_status(solved.status());
-        let x = if status.has_point() {
-            solved.get_solution().columns().to_vec()
+        let (x, duals) = if status.has_point() {
+            let solution = solved.get_solution();
+            (solution.columns().to_vec(), solution.dual_rows().to_vec())
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         };
         let iterations = solved.simplex_iteration_count().max(0) as u64
             + solved.ipm_iteration_count().max(0) as u64;
@@ -79,6 +88,7 @@ impl LpBackend for HighsBackend {
             objective: lp.objective_at(&x),
             status,
             x,
+            duals,
             iterations,
         })
     }

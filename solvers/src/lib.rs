@@ -76,7 +76,8 @@ impl fmt::Display for BackendKind {
 pub struct SolveOptions {
     /// Wall-clock limit for one solve, in seconds.
     pub time_limit_seconds: f64,
-    /// Feasibility and optimality tolerance asked of the backend.
+    /// Feasibility and optimality tolerance asked of the backend (default 1e-8, Clarabel's own
+    /// default: tighter requests end in reduced accuracy on degenerate channel LPs).
     pub tolerance: f64,
 }
 
@@ -84,7 +85,7 @@ impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
             time_limit_seconds: 600.0,
-            tolerance: 1e-9,
+            tolerance: 1e-8,
         }
     }
 }
@@ -157,6 +158,12 @@ pub struct LpSolution {
     pub x: Vec<f64>,
     /// The backend's objective value at `x`.
     pub objective: f64,
+    /// One dual value per constraint, in the order they were added (empty when the backend
+    /// returned no point). Convention: `cost - sum_k duals[k] * a_k` is the vector of reduced
+    /// costs that the variable bounds absorb, so `duals[k] >= 0` for `>=` rows and `<= 0` for
+    /// `<=` rows at an optimum of the minimization. Dual values of exponential cones are not
+    /// reported.
+    pub duals: Vec<f64>,
     /// Iterations used (simplex or interior-point, as the backend counts them).
     pub iterations: u64,
 }
@@ -167,6 +174,14 @@ pub enum BackendError {
     /// The backend is not compiled into this build.
     #[error("solver `{0}` is not available in this build; rebuild with `--features {0}`")]
     Unavailable(&'static str),
+    /// The backend cannot represent the model (e.g. exponential cones in an LP-only backend).
+    #[error("solver `{backend}` cannot solve this model: {reason}")]
+    Unsupported {
+        /// Backend name.
+        backend: &'static str,
+        /// What the model needs that the backend lacks.
+        reason: String,
+    },
     /// The backend rejected the model.
     #[error("solver `{backend}` rejected the model: {message}")]
     Rejected {

@@ -1,4 +1,5 @@
-//! A sparse linear program in a solver-neutral form.
+//! A sparse linear program, optionally with exponential-cone constraints, in a solver-neutral
+//! form.
 
 /// Index of a variable in a [`LinearProgram`].
 pub type VarId = usize;
@@ -25,13 +26,15 @@ pub struct Constraint {
     pub rhs: f64,
 }
 
-/// Minimize `cost . x` subject to linear constraints and variable bounds.
+/// Minimize `cost . x` subject to linear constraints, variable bounds and (optionally)
+/// exponential-cone constraints.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LinearProgram {
     cost: Vec<f64>,
     lower: Vec<f64>,
     upper: Vec<f64>,
     constraints: Vec<Constraint>,
+    exp_cones: Vec<[VarId; 3]>,
 }
 
 impl LinearProgram {
@@ -52,6 +55,17 @@ impl LinearProgram {
     /// Add the constraint `sum(terms) (sense) rhs`.
     pub fn add_constraint(&mut self, terms: Vec<(VarId, f64)>, sense: Sense, rhs: f64) {
         self.constraints.push(Constraint { terms, sense, rhs });
+    }
+
+    /// Require `(x, y, z)` to lie in the exponential cone `closure{y e^(x/y) <= z, y > 0}`.
+    /// Only conic backends (Clarabel) accept programs with such constraints.
+    pub fn add_exp_cone(&mut self, x: VarId, y: VarId, z: VarId) {
+        self.exp_cones.push([x, y, z]);
+    }
+
+    /// The exponential-cone constraints, as `[x, y, z]` variable triples.
+    pub fn exp_cones(&self) -> &[[VarId; 3]] {
+        &self.exp_cones
     }
 
     /// Set the objective coefficient of `var`.

@@ -1,12 +1,14 @@
 //! The `mechsynth` command line: `solve` a problem file, `audit` a channel.
 //!
-//! Exit codes: 0 success; 1 runtime failure (I/O, backend crash); 2 bad input (file, key,
+//! Exit codes: 0 success (optimal, or local-optimum for objectives without a global method);
+//! 1 runtime failure (I/O, backend crash); 2 bad input (file, key,
 //! value or flag); 3 the problem is infeasible or unbounded; 4 the solver stopped without
 //! proving optimality (a certified channel is still printed when it returned one); 5 no
 //! certified channel (solve) or a stated constraint does not hold (audit).
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
+use mechsynth::synthesis::Status;
 use mechsynth::{
     audit, solve, AuditSpec, BackendKind, LpStatus, Problem, ProblemError, ProblemSpec, SolveError,
     SolveOptions,
@@ -92,7 +94,7 @@ fn classify(error: anyhow::Error) -> Failure {
         match e {
             SolveError::CertificationFailed { .. } => 5,
             SolveError::Backend(mechsynth_solvers::BackendError::Unavailable(_)) => 2,
-            SolveError::NonlinearObjective(_) => 2,
+            SolveError::Backend(mechsynth_solvers::BackendError::Unsupported { .. }) => 2,
             SolveError::Backend(_) => 1,
         }
     } else if error.downcast_ref::<UsageError>().is_some() {
@@ -165,12 +167,19 @@ fn run_solve(args: SolveArgs) -> Result<u8> {
     };
     emit(&text, args.output.as_deref())?;
     let code = match &report.status {
-        LpStatus::Optimal => 0,
-        LpStatus::Infeasible | LpStatus::Unbounded | LpStatus::InfeasibleOrUnbounded => 3,
-        _ => 4,
+        Status::Optimal | Status::LocalOptimum => 0,
+        Status::Solver(
+            LpStatus::Infeasible | LpStatus::Unbounded | LpStatus::InfeasibleOrUnbounded,
+        ) => 3,
+        Status::Solver(_) => 4,
     };
     if code != 0 {
         eprintln!("solver status: {} (not optimal)", report.status);
+    } else if report.status == Status::LocalOptimum {
+        eprintln!(
+            "note: {} has no global method here; the channel is the best local optimum found",
+            report.objective_description
+        );
     }
     if let Some(e) = &report.expected {
         if !e.matches {

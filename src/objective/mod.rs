@@ -1,13 +1,20 @@
-//! Utility objectives. Linear objectives (expected loss, co-location) give LPs.
+//! Utility objectives. Linear objectives (expected loss, co-location) give LPs; the Bayesian
+//! MMSE objectives and mutual information are sums of convex column functions
+//! ([`ColumnConvex`]); the inversion-estimator MSE is neither.
 
+mod column;
+mod inversion;
 mod loss;
 
+pub use column::{ColumnConvex, ColumnObjective, MmseHistogram, MmseSum, MutualInformation};
+pub use inversion::InversionMse;
 pub use loss::{LossSpec, LOSS_NAMES};
 
 use crate::channel::Channel;
-use crate::domain::Domain;
+use crate::domain::{validate_prior, Domain};
 use crate::error::ProblemError;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// Whether an objective is minimized or maximized.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -29,6 +36,17 @@ pub trait Objective: std::fmt::Debug + Send + Sync {
     fn evaluate(&self, channel: &Channel) -> f64;
     /// `Some(c)` when the objective is `sum c[x][y] Q[x][y]` (an LP objective).
     fn linear_coefficients(&self) -> Option<&[Vec<f64>]>;
+    /// `Some` when the objective is `offset + scale * sum_y g(q_y)` with `g` convex and
+    /// positively homogeneous (see [`ColumnConvex`]).
+    fn column_convex(&self) -> Option<&dyn ColumnConvex> {
+        None
+    }
+    /// The gradient with respect to every entry `Q[x][y]`, when defined at `channel`.
+    fn gradient(&self, channel: &Channel) -> Option<Vec<Vec<f64>>> {
+        self.linear_coefficients()
+            .map(<[Vec<f64>]>::to_vec)
+            .filter(|c| c.len() == channel.inputs())
+    }
 }
 
 /// `sum_x sum_y c[x][y] Q[x][y]`, minimized or maximized.
@@ -101,10 +119,39 @@ pub enum ObjectiveSpec {
     },
     /// Probability of reporting the true symbol, summed over symbols (maximized).
     CoLocation,
+    /// Bayesian MMSE of `S = weight * f(X) + offset`, `f` = the domain's values (minimized).
+    MmseSum {
+        /// The weight `w` (default 1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        weight: Option<f64>,
+        /// The offset (default 0; it does not change the MSE).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        offset: Option<f64>,
+    },
+    /// Bayesian MMSE of the histogram: the sum over k of the MMSE of `1{X = k}` (minimized).
+    MmseHistogram,
+    /// Mutual information `I(X;Y)` under the domain prior, in nats (maximized).
+    MutualInformation,
+    /// Frequency MSE of the unbiased inversion estimator (minimized; local optimum only).
+    InversionMse {
+        /// The true distribution (default: the domain prior).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        distribution: Option<Vec<f64>>,
+        /// The number of users (default 1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        users: Option<f64>,
+    },
 }
 
 /// Every accepted objective kind.
-pub const OBJECTIVE_NAMES: [&str; 2] = ["expected-loss", "co-location"];
+pub const OBJECTIVE_NAMES: [&str; 6] = [
+    "expected-loss",
+    "co-location",
+    "mmse-sum",
+    "mmse-histogram",
+    "mutual-information",
+    "inversion-mse",
+];
 
 impl ObjectiveSpec {
     /// Build the objective for `domain`.
@@ -119,6 +166,85 @@ impl ObjectiveSpec {
                 ))
             }
             ObjectiveSpec::CoLocation => Box::new(LinearObjective::co_location(domain.size())),
+            ObjectiveSpec::MmseSum { weight, offset } => {
+                let w = finite("objective.weight", weight.unwrap_or(1.0))?;
+                let o = finite("objective.offset", offset.unwrap_or(0.0))?;
+                Box::new(ColumnObjective::new(
+                    format!("Bayesian MMSE of {w} * f(X) + {o} (posterior-mean estimator)"),
+                    Box::new(MmseSum::new(&domain.numeric_values(), domain.prior(), w)),
+                ))
+            }
+            ObjectiveSpec::MmseHistogram => Box::new(ColumnObjective::new(
+                "Bayesian MMSE of the histogram (posterior-mean estimator)".into(),
+                Box::new(MmseHistogram::new(domain.prior())),
+            )),
+            ObjectiveSpec::MutualInformation => Box::new(ColumnObjective::new(
+                "mutual information I(X;Y) in nats".into(),
+                Box::new(MutualInformation::new(domain.prior())),
+            )),
+            ObjectiveSpec::InversionMse {
+                distribution,
+                users,
+            } => {
+                let users = users.unwrap_or(1.0);
+                if !(users.is_finite() && users >= 1.0) {
+                    return Err(ProblemError::invalid(
+                        "objective.users",
+                        users,
+                        "the number of users must be a finite number >= 1",
+                    ));
+                }
+                let pi = match distribution {
+                    Some(d) => {
+                        validate_prior("objective.distribution", d, domain.size())?;
+                        d.clone()
+                    }
+                    None => domain.prior().to_vec(),
+                };
+                Box::new(InversionMse::new(&pi, users))
+            }
         })
     }
+}
+
+fn finite(key: &str, v: f64) -> Result<f64, ProblemError> {
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(ProblemError::invalid(key, v, "must be a finite number"))
+    }
+}
+
+/// Every objective that applies to any channel over `domain`, evaluated: `mmse-sum` (of the
+/// domain's values, weight 1), `mmse-histogram`, `mutual-information` (nats), and
+/// `inversion-mse` (one user, true distribution = the prior) when the channel is square and
+/// invertible.
+pub fn objective_profile(channel: &Channel, domain: &Domain) -> BTreeMap<String, f64> {
+    let prior = domain.prior();
+    let mut out = BTreeMap::new();
+    if channel.inputs() != domain.size() {
+        return out;
+    }
+    let column = |name: &str, f: Box<dyn ColumnConvex>| {
+        (
+            name.to_string(),
+            ColumnObjective::new(String::new(), f).evaluate(channel),
+        )
+    };
+    out.extend([
+        column(
+            "mmse-sum",
+            Box::new(MmseSum::new(&domain.numeric_values(), prior, 1.0)),
+        ),
+        column("mmse-histogram", Box::new(MmseHistogram::new(prior))),
+        column(
+            "mutual-information",
+            Box::new(MutualInformation::new(prior)),
+        ),
+    ]);
+    let inversion = InversionMse::new(prior, 1.0).value(channel);
+    if inversion.is_finite() {
+        out.insert("inversion-mse".into(), inversion);
+    }
+    out
 }

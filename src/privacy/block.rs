@@ -2,11 +2,12 @@
 //! blocks; symbols in one block are eps-indistinguishable, symbols in different blocks are not
 //! protected (`+inf`) or protected at a second level `epsilon_across`.
 
-use super::context::encode_pairs;
+use super::context::{encode_pairs, pairs_cone};
 use super::{encode_envelope, envelope_leakage, Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
 use crate::numeric::log_ratio_up;
+use crate::rays::ColumnCone;
 
 /// Block-structured LDP.
 #[derive(Debug, Clone, PartialEq)]
@@ -120,5 +121,10 @@ impl PrivacyNotion for BlockLdp {
                 format!("block: per-block envelopes plus {note}")
             }
         }
+    }
+
+    /// The pairs of the block privacy matrix (eps within, `epsilon_across` or nothing across).
+    fn column_cone(&self, n: usize) -> Option<ColumnCone> {
+        Some(pairs_cone(n, &self.unit_matrix(n)))
     }
 }

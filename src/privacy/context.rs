@@ -7,6 +7,7 @@ use super::{Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
 use crate::numeric::{scaled_log_ratio_up, IMPLIED_PATH_TOLERANCE};
+use crate::rays::ColumnCone;
 
 /// Context-aware LDP: `E = epsilon * unit`.
 #[derive(Debug, Clone, PartialEq)]
@@ -136,6 +137,21 @@ impl PrivacyNotion for ContextLdp {
         let e = scaled(&self.unit, self.epsilon);
         format!("{}: {}", self.name, encode_pairs(lp, &e))
     }
+
+    fn column_cone(&self, n: usize) -> Option<ColumnCone> {
+        Some(pairs_cone(n, &scaled(&self.unit, self.epsilon)))
+    }
+}
+
+/// The cone of the essential pairs of `e` (pairs too loose to encode are left to
+/// certification, as in [`encode_pairs`]).
+pub(crate) fn pairs_cone(n: usize, e: &[Vec<f64>]) -> ColumnCone {
+    super::ratio_cone(
+        n,
+        essential_pairs(e)
+            .into_iter()
+            .filter(|p| p.2 <= MAX_ENCODED_LOG_RATIO),
+    )
 }
 
 /// `epsilon * unit`; an infinite entry stays infinite (no constraint) even when epsilon is 0.

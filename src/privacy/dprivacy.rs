@@ -1,12 +1,13 @@
 //! Local d-privacy (range-and-frequency-d-privacy-slides.txt): `Q[x][y] <= e^{eps d(x,x')}
 //! Q[x'][y]` for a metric d. A context-aware LDP with privacy matrix `eps * d`.
 
-use super::context::{encode_pairs, matrix_leakage, scaled};
+use super::context::{encode_pairs, matrix_leakage, pairs_cone, scaled};
 use super::{Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::domain::{Domain, Positions};
 use crate::error::ProblemError;
 use crate::formulation::ChannelLp;
+use crate::rays::ColumnCone;
 use serde::{Deserialize, Serialize};
 
 /// The metric of a d-privacy constraint, as written in a problem file.
@@ -141,6 +142,10 @@ impl PrivacyNotion for DPrivacy {
     fn encode(&self, lp: &mut ChannelLp) -> String {
         let note = encode_pairs(lp, &scaled(&self.distances, self.epsilon));
         format!("d-privacy: {note}")
+    }
+
+    fn column_cone(&self, n: usize) -> Option<ColumnCone> {
+        Some(pairs_cone(n, &scaled(&self.distances, self.epsilon)))
     }
 }
 

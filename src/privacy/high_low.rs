@@ -5,6 +5,7 @@
 use super::{encode_envelope, envelope_leakage, Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
+use crate::rays::ColumnCone;
 
 /// High-low LDP with a sensitive set.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,5 +45,15 @@ impl PrivacyNotion for HighLowLdp {
             "high-low: per-column envelope (exact), {} rows",
             (n + self.sensitive.len()) * lp.outputs()
         )
+    }
+
+    /// `q_s <= e^eps q_x` for every sensitive s and every x.
+    fn column_cone(&self, n: usize) -> Option<ColumnCone> {
+        let pairs = self.sensitive.iter().flat_map(|&s| {
+            (0..n)
+                .filter(move |&x| x != s)
+                .map(move |x| (s, x, self.epsilon))
+        });
+        Some(super::ratio_cone(n, pairs))
     }
 }

@@ -4,6 +4,7 @@
 use super::{encode_envelope, envelope_leakage, Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
+use crate::rays::ColumnCone;
 
 /// eps-identifiability under a prior.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,5 +48,19 @@ impl PrivacyNotion for Identifiability {
             "identifiability: per-column envelope of p_x Q[x][y] (exact), {} rows",
             2 * s.len() * lp.outputs()
         )
+    }
+
+    /// `p_a q_a <= e^eps p_b q_b` for a, b in the support.
+    fn column_cone(&self, n: usize) -> Option<ColumnCone> {
+        let s = support(&self.prior);
+        let mut cone = ColumnCone::orthant(n);
+        let factor = self.epsilon.exp();
+        for &a in &s {
+            for &b in s.iter().filter(|&&b| b != a) {
+                cone.rows
+                    .push(vec![(b, factor * self.prior[b]), (a, -self.prior[a])]);
+            }
+        }
+        Some(cone)
     }
 }

@@ -3,6 +3,7 @@
 use super::{encode_envelope, envelope_leakage, Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
+use crate::rays::{ColumnCone, RayFamily};
 
 /// eps-LDP.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,5 +40,16 @@ impl PrivacyNotion for Ldp {
             "ldp: per-column envelope (exact), {} rows",
             2 * n * lp.outputs()
         )
+    }
+
+    fn column_cone(&self, n: usize) -> Option<ColumnCone> {
+        let all: Vec<usize> = (0..n).collect();
+        Some(super::ratio_cone(n, super::all_pairs(&all, self.epsilon)))
+    }
+
+    fn ray_family(&self) -> Option<RayFamily> {
+        Some(RayFamily::Staircase {
+            epsilon: self.epsilon,
+        })
     }
 }

@@ -11,6 +11,7 @@ use super::{union_support, Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
 use crate::numeric::{log_ratio_up, sum_bounds};
+use crate::rays::{ColumnCone, RayFamily};
 use mechsynth_solvers::Sense;
 
 /// eps-LIP (one prior) or eps-BP-LIP (the convex hull of several).
@@ -85,5 +86,34 @@ impl PrivacyNotion for Lip {
             self.name,
             self.priors.len()
         )
+    }
+
+    /// `e^-eps (p . q) <= q_x <= e^eps (p . q)` for every listed prior and every input in the
+    /// union of their supports.
+    fn column_cone(&self, n: usize) -> Option<ColumnCone> {
+        let support = union_support(&self.priors);
+        let (up, down) = (self.epsilon.exp(), (-self.epsilon).exp());
+        let mut cone = ColumnCone::orthant(n);
+        for prior in &self.priors {
+            for &x in &support {
+                let mut upper: Vec<(usize, f64)> = (0..n).map(|k| (k, up * prior[k])).collect();
+                upper[x].1 -= 1.0;
+                let mut lower: Vec<(usize, f64)> = (0..n).map(|k| (k, -down * prior[k])).collect();
+                lower[x].1 += 1.0;
+                cone.rows.push(upper);
+                cone.rows.push(lower);
+            }
+        }
+        Some(cone)
+    }
+
+    fn ray_family(&self) -> Option<RayFamily> {
+        match self.priors.as_slice() {
+            [prior] if prior.iter().all(|&p| p > 0.0) => Some(RayFamily::LipBox {
+                prior: prior.clone(),
+                epsilon: self.epsilon,
+            }),
+            _ => None,
+        }
     }
 }

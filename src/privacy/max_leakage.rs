@@ -5,6 +5,7 @@ use super::{Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
 use crate::numeric::{ln_up, sum_bounds};
+use crate::rays::ColumnCone;
 use mechsynth_solvers::Sense;
 
 /// Maximal leakage at most eps (nats).
@@ -56,5 +57,16 @@ impl PrivacyNotion for MaxLeakage {
         }
         lp.constrain(total, Sense::Le, self.epsilon.exp());
         "max-leakage: one auxiliary column maximum per output (exact)".into()
+    }
+
+    /// Lifted by the column maximum `t >= q_x`, coupled by `sum_y t_y <= e^eps`.
+    fn column_cone(&self, n: usize) -> Option<ColumnCone> {
+        let mut cone = ColumnCone::orthant(n);
+        cone.aux = 1;
+        for x in support(&self.prior) {
+            cone.rows.push(vec![(n, 1.0), (x, -1.0)]);
+        }
+        cone.coupling.push((vec![(n, 1.0)], self.epsilon.exp()));
+        Some(cone)
     }
 }

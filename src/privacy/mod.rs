@@ -12,6 +12,7 @@ mod identifiability;
 mod ldp;
 mod lip;
 mod max_leakage;
+mod mutual_information;
 mod spec;
 
 pub use block::{block_leakage, BlockLdp};
@@ -22,11 +23,15 @@ pub use identifiability::{identifiability_leakage, Identifiability};
 pub use ldp::{ldp_leakage, Ldp};
 pub use lip::{lip_leakage, Lip};
 pub use max_leakage::{max_leakage, MaxLeakage};
+pub use mutual_information::{
+    mutual_information_down, mutual_information_up, MutualInformationPrivacy,
+};
 pub use spec::{PrivacySpec, Symbol, NOTION_NAMES};
 
 use crate::channel::Channel;
 use crate::domain::Domain;
 use crate::formulation::ChannelLp;
+use crate::rays::{ColumnCone, RayFamily};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Debug;
@@ -61,10 +66,46 @@ pub trait PrivacyNotion: Debug + Send + Sync {
 
     /// Add this notion's constraints to `lp`; returns a one-line description of the encoding.
     fn encode(&self, lp: &mut ChannelLp) -> String;
+
+    /// The polyhedral cone this notion confines every column to, with any auxiliary
+    /// coordinates and coupling rows (see [`crate::rays`]); `None` when the notion is not
+    /// polyhedral and column-wise (mutual information).
+    fn column_cone(&self, n: usize) -> Option<ColumnCone>;
+
+    /// The cone's extreme rays as a family known in closed form (LDP: staircase patterns;
+    /// LIP with one full-support prior: box-hyperplane vertices), when it is one.
+    fn ray_family(&self) -> Option<RayFamily> {
+        None
+    }
+}
+
+/// The cone of `q_a <= e^{log_factor} q_b` for every listed `(a, b, log_factor)`.
+pub(crate) fn ratio_cone(
+    n: usize,
+    pairs: impl IntoIterator<Item = (usize, usize, f64)>,
+) -> ColumnCone {
+    let mut cone = ColumnCone::orthant(n);
+    cone.rows.extend(
+        pairs
+            .into_iter()
+            .map(|(a, b, f)| ColumnCone::ratio_row(a, b, f)),
+    );
+    cone
+}
+
+/// Every ordered pair of distinct members of `set`, each with `log_factor`.
+pub(crate) fn all_pairs(set: &[usize], log_factor: f64) -> Vec<(usize, usize, f64)> {
+    set.iter()
+        .flat_map(|&a| {
+            set.iter()
+                .filter(move |&&b| b != a)
+                .map(move |&b| (a, b, log_factor))
+        })
+        .collect()
 }
 
 /// Leakage of `channel` under every notion that applies to `domain` and its prior, keyed by
-/// notion: `ldp`, `lip`, `max-leakage`, `identifiability`, and `d-privacy` (natural distance)
+/// notion: `ldp`, `lip`, `max-leakage`, `mutual-information`, `identifiability`, and `d-privacy` (natural distance)
 /// when the domain has positions. Values are outward rounded; `inf` when unbounded.
 pub fn leakage_profile(channel: &Channel, domain: &Domain) -> BTreeMap<String, f64> {
     let prior = domain.prior();
@@ -75,6 +116,10 @@ pub fn leakage_profile(channel: &Channel, domain: &Domain) -> BTreeMap<String, f
         lip_leakage(channel, std::slice::from_ref(&prior.to_vec())),
     );
     out.insert("max-leakage".to_string(), max_leakage(channel, prior));
+    out.insert(
+        "mutual-information".to_string(),
+        mutual_information_up(channel, prior),
+    );
     out.insert(
         "identifiability".to_string(),
         identifiability_leakage(channel, prior),

@@ -2,7 +2,7 @@
 
 use super::{
     BlockLdp, ContextLdp, DPrivacy, HighLowLdp, Identifiability, Ldp, Lip, MaxLeakage, MetricSpec,
-    PrivacyNotion,
+    MutualInformationPrivacy, PrivacyNotion,
 };
 use crate::domain::{validate_prior, Domain};
 use crate::error::{show_list, ProblemError};
@@ -161,7 +161,7 @@ pub enum PrivacySpec {
         #[serde(alias = "eps")]
         epsilon: f64,
     },
-    /// Mutual-information privacy (recognized; not yet supported).
+    /// Mutual-information privacy: `I(X;Y) <= epsilon` nats under the domain prior.
     MutualInformation {
         /// Bound in nats.
         #[serde(alias = "eps")]
@@ -227,31 +227,53 @@ impl PrivacySpec {
         let eps_key = format!("{key}.epsilon");
         let n = domain.size();
         Ok(match self {
-            PrivacySpec::Ldp { epsilon } => Box::new(Ldp { epsilon: check_epsilon(&eps_key, *epsilon)? }),
+            PrivacySpec::Ldp { epsilon } => Box::new(Ldp {
+                epsilon: check_epsilon(&eps_key, *epsilon)?,
+            }),
             PrivacySpec::ContextLdp { epsilon, matrix } => {
                 let epsilon = check_epsilon(&eps_key, epsilon.unwrap_or(1.0))?;
                 let mkey = format!("{key}.matrix");
                 validate_square(&mkey, matrix, n)?;
-                Box::new(ContextLdp { epsilon, unit: matrix.clone(), name: "context-ldp" })
+                Box::new(ContextLdp {
+                    epsilon,
+                    unit: matrix.clone(),
+                    name: "context-ldp",
+                })
             }
             PrivacySpec::HighLow { epsilon, sensitive } => {
                 let skey = format!("{key}.sensitive");
                 let sensitive = resolve_set(&skey, sensitive, domain)?;
                 if sensitive.is_empty() {
-                    warnings.push(format!("`{skey}` is empty: high-low LDP then constrains nothing"));
+                    warnings.push(format!(
+                        "`{skey}` is empty: high-low LDP then constrains nothing"
+                    ));
                 }
-                Box::new(HighLowLdp { epsilon: check_epsilon(&eps_key, *epsilon)?, sensitive })
+                Box::new(HighLowLdp {
+                    epsilon: check_epsilon(&eps_key, *epsilon)?,
+                    sensitive,
+                })
             }
-            PrivacySpec::Block { epsilon, blocks, epsilon_across } => {
+            PrivacySpec::Block {
+                epsilon,
+                blocks,
+                epsilon_across,
+            } => {
                 let epsilon = check_epsilon(&eps_key, *epsilon)?;
                 let epsilon_across = epsilon_across
                     .map(|e| check_epsilon(&format!("{key}.epsilon_across"), e))
                     .transpose()?;
-                Box::new(BlockLdp { epsilon, blocks: resolve_partition(&format!("{key}.blocks"), blocks, domain)?, epsilon_across })
+                Box::new(BlockLdp {
+                    epsilon,
+                    blocks: resolve_partition(&format!("{key}.blocks"), blocks, domain)?,
+                    epsilon_across,
+                })
             }
             PrivacySpec::DPrivacy { epsilon, metric } => {
                 let distances = metric.distances(&format!("{key}.metric"), domain, warnings)?;
-                Box::new(DPrivacy { epsilon: check_epsilon(&eps_key, *epsilon)?, distances })
+                Box::new(DPrivacy {
+                    epsilon: check_epsilon(&eps_key, *epsilon)?,
+                    distances,
+                })
             }
             PrivacySpec::Lip { epsilon, prior } => {
                 let prior = match prior {
@@ -261,47 +283,65 @@ impl PrivacySpec {
                     }
                     None => domain.prior().to_vec(),
                 };
-                let prior_key = if self_has_prior(self) { format!("{key}.prior") } else { "domain.prior".into() };
+                let prior_key = if self_has_prior(self) {
+                    format!("{key}.prior")
+                } else {
+                    "domain.prior".into()
+                };
                 require_full_support(&prior_key, &prior, "lip")?;
-                Box::new(Lip { epsilon: check_epsilon(&eps_key, *epsilon)?, priors: vec![prior], name: "lip" })
+                Box::new(Lip {
+                    epsilon: check_epsilon(&eps_key, *epsilon)?,
+                    priors: vec![prior],
+                    name: "lip",
+                })
             }
             PrivacySpec::BpLip { epsilon, priors } => {
                 let pkey = format!("{key}.priors");
                 if priors.is_empty() {
-                    return Err(ProblemError::invalid(pkey, "[]", "list at least one prior (the vertices of the prior set)"));
+                    return Err(ProblemError::invalid(
+                        pkey,
+                        "[]",
+                        "list at least one prior (the vertices of the prior set)",
+                    ));
                 }
                 for (i, p) in priors.iter().enumerate() {
                     validate_prior(&format!("{pkey}[{i}]"), p, n)?;
                 }
-                let union: Vec<f64> = (0..n).map(|x| priors.iter().map(|p| p[x]).fold(0.0, f64::max)).collect();
+                let union: Vec<f64> = (0..n)
+                    .map(|x| priors.iter().map(|p| p[x]).fold(0.0, f64::max))
+                    .collect();
                 require_full_support(&pkey, &union, "bp-lip")?;
-                Box::new(Lip { epsilon: check_epsilon(&eps_key, *epsilon)?, priors: priors.clone(), name: "bp-lip" })
+                Box::new(Lip {
+                    epsilon: check_epsilon(&eps_key, *epsilon)?,
+                    priors: priors.clone(),
+                    name: "bp-lip",
+                })
             }
-            PrivacySpec::MaxLeakage { epsilon } => {
-                Box::new(MaxLeakage { epsilon: check_epsilon(&eps_key, *epsilon)?, prior: domain.prior().to_vec() })
-            }
+            PrivacySpec::MaxLeakage { epsilon } => Box::new(MaxLeakage {
+                epsilon: check_epsilon(&eps_key, *epsilon)?,
+                prior: domain.prior().to_vec(),
+            }),
             PrivacySpec::Identifiability { epsilon } => {
                 let epsilon = check_epsilon(&eps_key, *epsilon)?;
                 require_full_support("domain.prior", domain.prior(), "identifiability")?;
                 let p = domain.prior();
-                let ratio = p.iter().fold(0.0, |a: f64, &b| a.max(b)) / p.iter().fold(1.0, |a: f64, &b| a.min(b));
+                let ratio = p.iter().fold(0.0, |a: f64, &b| a.max(b))
+                    / p.iter().fold(1.0, |a: f64, &b| a.min(b));
                 if ratio.ln() > epsilon {
                     warnings.push(format!(
                         "identifiability at epsilon {epsilon} is infeasible for this prior: it needs max p / min p <= e^epsilon, but the ratio is {ratio} (ln = {})",
                         ratio.ln()
                     ));
                 }
-                Box::new(Identifiability { epsilon, prior: p.to_vec() })
-            }
-            PrivacySpec::MutualInformation { epsilon } => {
-                return Err(ProblemError::Unsupported {
-                    key: format!("{key}.notion"),
-                    value: "\"mutual-information\"".into(),
-                    reason: format!(
-                        "mutual-information privacy (epsilon = {epsilon}) is a non-linear convex constraint that this version cannot solve yet; use max-leakage or lip, which bound it, for now"
-                    ),
+                Box::new(Identifiability {
+                    epsilon,
+                    prior: p.to_vec(),
                 })
             }
+            PrivacySpec::MutualInformation { epsilon } => Box::new(MutualInformationPrivacy {
+                epsilon: check_epsilon(&eps_key, *epsilon)?,
+                prior: domain.prior().to_vec(),
+            }),
         })
     }
 }

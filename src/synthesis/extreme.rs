@@ -1,0 +1,217 @@
+//! Global optima of column-convex objectives over polyhedral notions: the exact LP over the
+//! extreme rays of the column cone, by enumeration when the rays are few enough, otherwise by
+//! column generation with exact pricing (MMSE of a sum under LDP or LIP).
+
+use super::master::{
+    channel_rows, dual_bound, purify, reduced_value, solve_master, Columns, MasterSolution,
+};
+use super::pricing::{price_lip_box, price_staircase, Priced};
+use super::{Method, Outcome, Status};
+use crate::objective::ColumnConvex;
+use crate::privacy::PrivacyNotion;
+use crate::rays::{enumerate_rays, ColumnCone, RayFamily};
+use mechsynth_solvers::{BackendError, LpBackend, SolveOptions};
+
+/// Largest number of rays enumerated (LDP at n = 17 has 2^17 - 1).
+pub const ENUMERATION_LIMIT: usize = 1 << 17;
+/// Column generation stops when the certified gap is below this, relative to the value.
+pub const CG_GAP_TOLERANCE: f64 = 1e-9;
+/// Most column-generation rounds.
+const CG_MAX_ROUNDS: usize = 500;
+/// Most columns added per round.
+const CG_BATCH: usize = 8;
+
+/// The intersection of every notion's column cone, or `None` when one has none.
+pub fn combined_cone(privacy: &[&dyn PrivacyNotion], n: usize) -> Option<ColumnCone> {
+    privacy.iter().try_fold(ColumnCone::orthant(n), |cone, p| {
+        Some(cone.intersect(p.column_cone(n)?))
+    })
+}
+
+fn normalized_by(mut z: Vec<f64>, eta: &[f64]) -> Option<Vec<f64>> {
+    let s: f64 = z.iter().zip(eta).map(|(a, b)| a * b).sum();
+    (s > 0.0).then(|| {
+        z.iter_mut().for_each(|v| *v /= s);
+        z
+    })
+}
+
+/// Solve by extreme rays when the notions allow it; `Ok(None)` when they do not (a notion
+/// without a column cone, or too many rays and no exact pricing).
+pub fn solve_by_rays(
+    privacy: &[&dyn PrivacyNotion],
+    f: &dyn ColumnConvex,
+    n: usize,
+    backend: &dyn LpBackend,
+    options: &SolveOptions,
+) -> Result<Option<Outcome>, BackendError> {
+    let Some(cone) = combined_cone(privacy, n) else {
+        return Ok(None);
+    };
+    let family = match privacy {
+        [single] => single.ray_family(),
+        _ => None,
+    };
+    let (rays, source) = match &family {
+        Some(fam) => (fam.enumerate(n, ENUMERATION_LIMIT), fam.name()),
+        None => (
+            enumerate_rays(&cone, ENUMERATION_LIMIT),
+            "double description",
+        ),
+    };
+    if let Some(rays) = rays {
+        return enumerated(&cone, f, rays, source, backend, options).map(Some);
+    }
+    match (family, f.quadratic_ratio()) {
+        (Some(fam), Some((a, p))) => {
+            if let RayFamily::LipBox { prior, .. } = &fam {
+                if prior.as_slice() != p {
+                    return Ok(None);
+                }
+            }
+            column_generation(&cone, f, &fam, a, p, backend, options).map(Some)
+        }
+        _ => Ok(None),
+    }
+}
+
+fn outcome_from(
+    cone: &ColumnCone,
+    f: &dyn ColumnConvex,
+    columns: &Columns,
+    master: MasterSolution,
+    bound_total: Option<f64>,
+    method: Method,
+    notes: Vec<String>,
+) -> Outcome {
+    let MasterSolution {
+        lp, mut weights, ..
+    } = master;
+    let rows = lp.status.has_point().then(|| {
+        purify(cone, columns, &mut weights);
+        channel_rows(cone, columns, &weights)
+    });
+    Outcome {
+        method,
+        status: Status::from_lp(lp.status),
+        iterations: lp.iterations,
+        rows,
+        bound: bound_total.map(|v| f.offset() + f.scale() * v),
+        notes,
+    }
+}
+
+fn enumerated(
+    cone: &ColumnCone,
+    f: &dyn ColumnConvex,
+    rays: Vec<Vec<f64>>,
+    source: &str,
+    backend: &dyn LpBackend,
+    options: &SolveOptions,
+) -> Result<Outcome, BackendError> {
+    let ones = vec![1.0; cone.n];
+    let mut columns = Columns::default();
+    for z in rays {
+        let mut eta = ones.clone();
+        eta.resize(z.len(), 0.0);
+        if let Some(z) = normalized_by(z, &eta) {
+            let value = f.column_value(&z[..cone.n]);
+            columns.push(z, value);
+        }
+    }
+    let count = columns.z.len();
+    let master = solve_master(cone, &columns, backend, options)?;
+    let bound = master.lp.status.has_point().then(|| {
+        let delta = (0..count)
+            .map(|i| {
+                reduced_value(
+                    cone,
+                    &columns.z[i],
+                    columns.value[i],
+                    &master.mu,
+                    &master.nu,
+                    &ones,
+                )
+            })
+            .fold(f64::NEG_INFINITY, f64::max);
+        dual_bound(cone, &master.mu, &master.nu, cone.n as f64, delta)
+    });
+    let notes = vec![format!("{count} extreme rays ({source})")];
+    Ok(outcome_from(
+        cone,
+        f,
+        &columns,
+        master,
+        bound,
+        Method::ExtremeRayLp,
+        notes,
+    ))
+}
+
+fn column_generation(
+    cone: &ColumnCone,
+    f: &dyn ColumnConvex,
+    family: &RayFamily,
+    a: &[f64],
+    p: &[f64],
+    backend: &dyn LpBackend,
+    options: &SolveOptions,
+) -> Result<Outcome, BackendError> {
+    let mut columns = Columns::default();
+    let ones = vec![1.0; cone.n];
+    columns.push(ones.clone(), f.column_value(&ones));
+    let mut best_bound = f64::INFINITY;
+    let mut rounds = 0;
+    loop {
+        rounds += 1;
+        let master = solve_master(cone, &columns, backend, options)?;
+        if !master.lp.status.is_optimal() {
+            let note = format!("master LP stopped in round {rounds}: {}", master.lp.status);
+            return Ok(outcome_from(
+                cone,
+                f,
+                &columns,
+                master,
+                None,
+                Method::ColumnGeneration,
+                vec![note],
+            ));
+        }
+        let Priced {
+            columns: new,
+            delta,
+        } = match family {
+            RayFamily::Staircase { epsilon } => price_staircase(a, p, &master.mu, *epsilon),
+            RayFamily::LipBox { epsilon, .. } => price_lip_box(a, p, &master.mu, *epsilon),
+        };
+        // Rays are normalized to p . q = 1, and sum_i w_i p . q_i = p . 1 = 1.
+        best_bound = best_bound.min(dual_bound(cone, &master.mu, &master.nu, 1.0, delta));
+        let gap = best_bound - master.total;
+        let fresh: Vec<Vec<f64>> = new
+            .into_iter()
+            .filter(|q| !columns.z.contains(q))
+            .take(CG_BATCH)
+            .collect();
+        let done = gap <= CG_GAP_TOLERANCE * master.total.abs().max(1.0) || fresh.is_empty();
+        if done || rounds >= CG_MAX_ROUNDS {
+            let notes = vec![format!(
+                "{rounds} rounds, {} columns generated, exact pricing over {}; certified gap {gap:e}",
+                columns.z.len(),
+                family.name()
+            )];
+            return Ok(outcome_from(
+                cone,
+                f,
+                &columns,
+                master,
+                Some(best_bound),
+                Method::ColumnGeneration,
+                notes,
+            ));
+        }
+        for q in fresh {
+            let value = f.column_value(&q);
+            columns.push(q, value);
+        }
+    }
+}
