@@ -20,6 +20,22 @@ pub const CG_GAP_TOLERANCE: f64 = 1e-9;
 const CG_MAX_ROUNDS: usize = 500;
 /// Most columns added per round.
 const CG_BATCH: usize = 8;
+/// Above this many enumerated rays the master LP is solved by column generation that prices
+/// by scanning every ray (a master with all of them is slow and loses accuracy in an interior
+/// point method).
+pub const DIRECT_MASTER_LIMIT: usize = 2048;
+
+/// How column generation finds columns with positive reduced value.
+enum Pricer<'a> {
+    /// Exact structured pricing over a closed-form family (rays normalized to `p . q = 1`).
+    Family {
+        family: &'a RayFamily,
+        a: &'a [f64],
+        p: &'a [f64],
+    },
+    /// Scan every enumerated ray (normalized to `1 . q = 1`).
+    Scan(&'a Columns),
+}
 
 /// The intersection of every notion's column cone, or `None` when one has none.
 pub fn combined_cone(privacy: &[&dyn PrivacyNotion], n: usize) -> Option<ColumnCone> {
@@ -69,7 +85,8 @@ pub fn solve_by_rays(
                     return Ok(None);
                 }
             }
-            column_generation(&cone, f, &fam, a, p, backend, options).map(Some)
+            let pricer = Pricer::Family { family: &fam, a, p };
+            column_generation(&cone, f, &pricer, backend, options).map(Some)
         }
         _ => Ok(None),
     }
@@ -120,6 +137,14 @@ fn enumerated(
         }
     }
     let count = columns.z.len();
+    let constant_fits = cone.aux == 0 && cone.contains(&ones, 0.0);
+    if count > DIRECT_MASTER_LIMIT && constant_fits {
+        let mut outcome = column_generation(cone, f, &Pricer::Scan(&columns), backend, options)?;
+        outcome
+            .notes
+            .insert(0, format!("{count} extreme rays ({source})"));
+        return Ok(outcome);
+    }
     let master = solve_master(cone, &columns, backend, options)?;
     let bound = master.lp.status.has_point().then(|| {
         let delta = (0..count)
@@ -148,18 +173,50 @@ fn enumerated(
     ))
 }
 
+/// Columns with positive reduced value (best first) and an upper bound `delta` on the largest
+/// reduced value, with the total `eta . 1` of the normalization used.
+fn price(pricer: &Pricer, cone: &ColumnCone, mu: &[f64], nu: &[f64]) -> (Priced, f64) {
+    match pricer {
+        Pricer::Family { family, a, p } => {
+            let priced = match family {
+                RayFamily::Staircase { epsilon } => price_staircase(a, p, mu, *epsilon),
+                RayFamily::LipBox { epsilon, .. } => price_lip_box(a, p, mu, *epsilon),
+            };
+            // Rays are normalized to p . q = 1, and sum_i w_i p . q_i = p . 1 = 1.
+            (priced, 1.0)
+        }
+        Pricer::Scan(all) => {
+            let ones = vec![1.0; cone.n];
+            let mut scored: Vec<(f64, usize)> = (0..all.z.len())
+                .map(|i| {
+                    let v = reduced_value(cone, &all.z[i], all.value[i], mu, nu, &ones);
+                    (v, i)
+                })
+                .collect();
+            let delta = scored.iter().map(|s| s.0).fold(f64::NEG_INFINITY, f64::max);
+            scored.retain(|s| s.0 > 0.0);
+            scored.sort_by(|x, y| y.0.total_cmp(&x.0));
+            let columns = scored.iter().map(|&(_, i)| all.z[i].clone()).collect();
+            (Priced { columns, delta }, cone.n as f64)
+        }
+    }
+}
+
 fn column_generation(
     cone: &ColumnCone,
     f: &dyn ColumnConvex,
-    family: &RayFamily,
-    a: &[f64],
-    p: &[f64],
+    pricer: &Pricer,
     backend: &dyn LpBackend,
     options: &SolveOptions,
 ) -> Result<Outcome, BackendError> {
     let mut columns = Columns::default();
-    let ones = vec![1.0; cone.n];
-    columns.push(ones.clone(), f.column_value(&ones));
+    // The constant column keeps the first master feasible (the constant channel).
+    let start = match pricer {
+        Pricer::Family { .. } => vec![1.0; cone.n],
+        Pricer::Scan(_) => vec![1.0 / cone.n as f64; cone.n],
+    };
+    let start_value = f.column_value(&start);
+    columns.push(start, start_value);
     let mut best_bound = f64::INFINITY;
     let mut rounds = 0;
     loop {
@@ -177,15 +234,14 @@ fn column_generation(
                 vec![note],
             ));
         }
-        let Priced {
-            columns: new,
-            delta,
-        } = match family {
-            RayFamily::Staircase { epsilon } => price_staircase(a, p, &master.mu, *epsilon),
-            RayFamily::LipBox { epsilon, .. } => price_lip_box(a, p, &master.mu, *epsilon),
-        };
-        // Rays are normalized to p . q = 1, and sum_i w_i p . q_i = p . 1 = 1.
-        best_bound = best_bound.min(dual_bound(cone, &master.mu, &master.nu, 1.0, delta));
+        let (
+            Priced {
+                columns: new,
+                delta,
+            },
+            eta_total,
+        ) = price(pricer, cone, &master.mu, &master.nu);
+        best_bound = best_bound.min(dual_bound(cone, &master.mu, &master.nu, eta_total, delta));
         let gap = best_bound - master.total;
         let fresh: Vec<Vec<f64>> = new
             .into_iter()
@@ -194,10 +250,14 @@ fn column_generation(
             .collect();
         let done = gap <= CG_GAP_TOLERANCE * master.total.abs().max(1.0) || fresh.is_empty();
         if done || rounds >= CG_MAX_ROUNDS {
+            let how = match pricer {
+                Pricer::Family { family, .. } => format!("exact pricing over {}", family.name()),
+                Pricer::Scan(all) => format!("pricing by scanning all {} rays", all.z.len()),
+            };
             let notes = vec![format!(
-                "{rounds} rounds, {} columns generated, exact pricing over {}; certified gap {gap:e}",
+                "{rounds} rounds, {} columns in the master, {how}; certified gap {:.1e}",
                 columns.z.len(),
-                family.name()
+                gap.max(0.0)
             )];
             return Ok(outcome_from(
                 cone,
