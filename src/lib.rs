@@ -16,6 +16,7 @@ pub mod rays;
 pub mod report;
 pub mod solve;
 pub mod synthesis;
+pub mod verify;
 
 pub use audit::{audit, AuditReport, AuditSpec};
 pub use channel::Channel;

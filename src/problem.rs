@@ -118,6 +118,9 @@ pub struct ProblemSpec {
     /// The known optimum, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected: Option<ExpectedSpec>,
+    /// The grid for `verify --sweep`, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<crate::verify::SweepSpec>,
 }
 
 impl ProblemSpec {

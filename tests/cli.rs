@@ -290,3 +290,79 @@ fn infeasible_problem_exits_3_without_a_channel() {
     assert_eq!(v["status"], "infeasible");
     assert!(v["channel"].is_null());
 }
+
+#[test]
+fn verify_reports_checks_in_json_and_exits_6_when_a_claim_fails() {
+    let dir = TempDir::new("verify");
+    // Thm 2 of lip-data-aggregation at P1 = 0.01, eps = 2: its mechanism is not 2-LIP.
+    let failing = dir.write(
+        "thm2.toml",
+        "[domain]\nvalues = [0, 1]\nprior = [0.99, 0.01]\n[[privacy]]\nnotion = \"lip\"\nepsilon = 2.0\n[objective]\nkind = \"mmse-sum\"\n",
+    );
+    let o = run(&["verify", failing.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(o.status.code(), Some(6), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let checks = v["checks"].as_array().unwrap();
+    let thm2 = checks
+        .iter()
+        .find(|c| c["name"] == "binary-lip-optimum")
+        .unwrap();
+    for key in [
+        "name",
+        "citation",
+        "channel",
+        "feasible",
+        "leakage",
+        "objective",
+        "optimum",
+        "gap",
+        "claim_holds",
+    ] {
+        assert!(thm2.get(key).is_some(), "missing {key} in {thm2}");
+    }
+    assert_eq!(thm2["feasible"], false);
+    assert_eq!(thm2["claim_holds"], false);
+    assert_eq!(v["all_hold"], false);
+    // Where Thm 2's mechanism is feasible, every claim holds and the exit code is 0.
+    let holding = dir.write(
+        "thm2-ok.toml",
+        "[domain]\nvalues = [0, 1]\nprior = [0.7, 0.3]\n[[privacy]]\nnotion = \"lip\"\nepsilon = 1.0\n[objective]\nkind = \"mmse-sum\"\n",
+    );
+    let o = run(&["verify", holding.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("binary-lip-optimum") && stdout(&o).contains("HOLDS"));
+}
+
+#[test]
+fn verify_sweep_section_reports_the_smallest_counterexample() {
+    let dir = TempDir::new("sweep");
+    let file = dir.write(
+        "sweep.toml",
+        "[domain]\nvalues = [0, 1]\n[[privacy]]\nnotion = \"lip\"\nepsilon = 1.0\n[objective]\nkind = \"mmse-sum\"\n[sweep]\nepsilons = [0.5, 2.0]\npriors = [[0.5, 0.5], [0.95, 0.05]]\n",
+    );
+    let o = run(&["verify", file.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(o.status.code(), Some(6), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let entry = v["sweep"]["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "binary-lip-optimum")
+        .unwrap();
+    // 0.05 < 1/(e^0.5 + 1) = 0.378: the smallest epsilon already fails at the skewed prior.
+    assert_eq!(entry["counterexample"]["epsilon"], 0.5);
+    assert_eq!(entry["counterexample"]["prior"][1], 0.05);
+    assert_eq!(entry["points"], 4);
+}
+
+#[test]
+fn verify_theorems_runs_without_a_file() {
+    let o = run(&["verify", "--theorems", "--cases", "20", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let checks = v["theorems"]["checks"].as_array().unwrap();
+    assert!(checks.len() >= 15);
+    assert!(checks.iter().all(|c| c["holds"] == true));
+    let o = run(&["verify"]);
+    assert_eq!(o.status.code(), Some(2), "a file or --theorems is required");
+}

@@ -35,6 +35,7 @@ fn spec(
         privacy,
         objective,
         expected: None,
+        sweep: None,
     }
 }
 

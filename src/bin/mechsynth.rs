@@ -4,7 +4,8 @@
 //! 1 runtime failure (I/O, backend crash); 2 bad input (file, key,
 //! value or flag); 3 the problem is infeasible or unbounded; 4 the solver stopped without
 //! proving optimality (a certified channel is still printed when it returned one); 5 no
-//! certified channel (solve) or a stated constraint does not hold (audit).
+//! certified channel (solve) or a stated constraint does not hold (audit); 6 a published claim
+//! or theorem does not hold (verify).
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -34,6 +35,35 @@ enum Command {
     Solve(SolveArgs),
     /// Report the leakage of a channel (a TOML `[channel] rows = ...` file or a solve JSON report).
     Audit(AuditArgs),
+    /// Check published mechanisms against a problem (feasible? optimal? as claimed?), over a
+    /// grid with --sweep, or the relations between notions with --theorems.
+    Verify(VerifyArgs),
+}
+
+#[derive(clap::Args)]
+struct VerifyArgs {
+    /// The problem file (TOML); optional with --theorems.
+    #[arg(required_unless_present = "theorems")]
+    file: Option<PathBuf>,
+    /// Also run the registry over a grid of epsilons and priors (the file's `[sweep]`, else
+    /// defaults).
+    #[arg(long)]
+    sweep: bool,
+    /// Check the relations between notions stated in the papers.
+    #[arg(long)]
+    theorems: bool,
+    /// Random cases per theorem.
+    #[arg(long, default_value_t = mechsynth::verify::theorems::DEFAULT_CASES)]
+    cases: usize,
+    /// Seed of the theorem cases.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    format: Format,
+    /// LP backend for the optima.
+    #[arg(long, value_enum, default_value = "clarabel")]
+    solver: Solver,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -125,7 +155,66 @@ fn run(cli: Cli) -> Result<u8> {
     match cli.command {
         Command::Solve(args) => run_solve(args),
         Command::Audit(args) => run_audit(args),
+        Command::Verify(args) => run_verify(args),
     }
+}
+
+fn backend_of(solver: Solver) -> BackendKind {
+    match solver {
+        Solver::Clarabel => BackendKind::Clarabel,
+        Solver::Highs => BackendKind::Highs,
+    }
+}
+
+fn run_verify(args: VerifyArgs) -> Result<u8> {
+    use mechsynth::verify::{sweep, theorems, verify};
+    let options = SolveOptions {
+        backend: backend_of(args.solver),
+        ..SolveOptions::default()
+    };
+    let mut all_hold = true;
+    let mut out = serde_json::Map::new();
+    let mut text = String::new();
+    if let Some(file) = &args.file {
+        let spec = ProblemSpec::load(file)?;
+        let problem = Problem::from_spec(spec.clone())?;
+        for w in &problem.warnings {
+            eprintln!("warning: {w}");
+        }
+        let report = verify(&problem, &options)?;
+        all_hold &= report.all_hold;
+        text += &report.to_table();
+        if let serde_json::Value::Object(m) = serde_json::to_value(&report)? {
+            out.extend(m);
+        }
+        if args.sweep || spec.sweep.is_some() {
+            eprintln!("sweeping epsilons and priors...");
+            let grid = spec.sweep.clone().unwrap_or_default();
+            let s = sweep(&spec, &grid, &options).map_err(|e| match e {
+                mechsynth::verify::SweepError::Problem(p) => anyhow::Error::new(p),
+                mechsynth::verify::SweepError::Solve(s) => anyhow::Error::new(s),
+            })?;
+            all_hold &= s.all_hold;
+            text += "\nsweep\n";
+            text += &s.to_table();
+            out.insert("sweep".into(), serde_json::to_value(&s)?);
+        }
+    }
+    if args.theorems {
+        eprintln!("checking theorems ({} cases each)...", args.cases);
+        let t = theorems::check_theorems(args.seed, args.cases);
+        all_hold &= t.all_hold;
+        text += "\ntheorems\n";
+        text += &t.to_table();
+        out.insert("theorems".into(), serde_json::to_value(&t)?);
+    }
+    out.insert("all_hold".into(), serde_json::Value::Bool(all_hold));
+    let rendered = match args.format {
+        Format::Json => serde_json::to_string_pretty(&serde_json::Value::Object(out))? + "\n",
+        Format::Table => text,
+    };
+    emit(&rendered, None)?;
+    Ok(if all_hold { 0 } else { 6 })
 }
 
 fn run_solve(args: SolveArgs) -> Result<u8> {
@@ -151,10 +240,7 @@ fn run_solve(args: SolveArgs) -> Result<u8> {
     for w in &problem.warnings {
         eprintln!("warning: {w}");
     }
-    let backend = match args.solver {
-        Solver::Clarabel => BackendKind::Clarabel,
-        Solver::Highs => BackendKind::Highs,
-    };
+    let backend = backend_of(args.solver);
     let mut options = SolveOptions {
         backend,
         ..SolveOptions::default()

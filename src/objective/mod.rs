@@ -95,7 +95,13 @@ impl Objective for LinearObjective {
         self.goal
     }
 
+    /// `NaN` when the channel's shape is not the coefficients' (outputs must be the inputs).
     fn evaluate(&self, channel: &Channel) -> f64 {
+        if self.coefficients.len() != channel.inputs()
+            || self.coefficients.first().map(Vec::len) != Some(channel.outputs())
+        {
+            return f64::NAN;
+        }
         self.coefficients
             .iter()
             .zip(channel.rows())

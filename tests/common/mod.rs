@@ -35,5 +35,6 @@ pub fn line_problem(
         privacy,
         objective: ObjectiveSpec::ExpectedLoss { loss },
         expected: None,
+        sweep: None,
     }
 }
