@@ -217,6 +217,13 @@ fn audit_reports_infinite_leakage_as_inf() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["leakage"]["ldp"], "inf");
     assert_eq!(v["leakage"]["d-privacy"], "inf");
+    // The identity channel reveals X: no MMSE error, I(X;Y) = H(X) = ln 2, inversion MSE
+    // sum_i lambda_i - 1 = 0.
+    assert!(v["objectives"]["mmse-sum"].as_f64().unwrap().abs() < 1e-15);
+    assert!(v["objectives"]["mmse-histogram"].as_f64().unwrap().abs() < 1e-15);
+    let mi = v["objectives"]["mutual-information"].as_f64().unwrap();
+    assert!((mi - 2f64.ln()).abs() < 1e-12, "{mi}");
+    assert!(v["objectives"]["inversion-mse"].as_f64().unwrap().abs() < 1e-12);
 }
 
 /// Each bad input exits 2 with a message naming the offending key or value, and no panic.

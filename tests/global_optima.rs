@@ -192,6 +192,13 @@ fn never_worse_than_an_independent_multistart_search_for_every_notion() {
                 let problem = Problem::from_spec(s).unwrap();
                 let report = solve(&problem, &SolveOptions::default()).unwrap();
                 assert!(report.status.is_optimal(), "{name}: {}", report.status);
+                // A basic solution: at most one output per row-sum equality and coupling row.
+                let outputs = report.channel.as_ref().unwrap().outputs();
+                let coupling = usize::from(name == "max-leakage");
+                assert!(
+                    outputs <= n + coupling,
+                    "{name}: {outputs} outputs for n = {n}"
+                );
                 let ours = report.objective.unwrap();
                 let found = multistart(&problem, std::slice::from_ref(&notion), 100 + k as u64);
                 let worse = match problem.objective.goal() {
