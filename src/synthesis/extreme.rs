@@ -10,7 +10,7 @@ use super::{Method, Outcome, Status};
 use crate::objective::ColumnConvex;
 use crate::privacy::PrivacyNotion;
 use crate::rays::{enumerate_rays, ColumnCone, RayFamily};
-use mechsynth_solvers::{BackendError, LpBackend, SolveOptions};
+use mechsynth_solvers::{BackendError, LpBackend, LpStatus, SolveOptions};
 
 /// Largest number of rays enumerated (LDP at n = 17 has 2^17 - 1).
 pub const ENUMERATION_LIMIT: usize = 1 << 17;
@@ -92,6 +92,12 @@ pub fn solve_by_rays(
     }
 }
 
+/// Whether the certified bound closes the gap to the master's value: then the channel is
+/// optimal by weak duality, whatever accuracy the backend reported.
+fn gap_closed(bound_total: Option<f64>, total: f64) -> bool {
+    bound_total.is_some_and(|b| b - total <= CG_GAP_TOLERANCE * total.abs().max(1.0))
+}
+
 fn outcome_from(
     cone: &ColumnCone,
     f: &dyn ColumnConvex,
@@ -99,8 +105,9 @@ fn outcome_from(
     master: MasterSolution,
     bound_total: Option<f64>,
     method: Method,
-    notes: Vec<String>,
+    mut notes: Vec<String>,
 ) -> Outcome {
+    let closed = gap_closed(bound_total, master.total);
     let MasterSolution {
         lp, mut weights, ..
     } = master;
@@ -108,9 +115,21 @@ fn outcome_from(
         purify(cone, columns, &mut weights);
         channel_rows(cone, columns, &weights)
     });
+    // A reduced-accuracy master still has a valid certificate: the dual bound holds for any
+    // prices, so a closed gap proves optimality.
+    let status = match lp.status {
+        LpStatus::OptimalReducedAccuracy if closed => {
+            notes.push(
+                "the backend reported reduced accuracy; optimality is certified by the dual bound"
+                    .into(),
+            );
+            Status::Optimal
+        }
+        other => Status::from_lp(other),
+    };
     Outcome {
         method,
-        status: Status::from_lp(lp.status),
+        status,
         iterations: lp.iterations,
         rows,
         bound: bound_total.map(|v| f.offset() + f.scale() * v),
@@ -222,7 +241,11 @@ fn column_generation(
     loop {
         rounds += 1;
         let master = solve_master(cone, &columns, backend, options)?;
-        if !master.lp.status.is_optimal() {
+        let usable = matches!(
+            master.lp.status,
+            LpStatus::Optimal | LpStatus::OptimalReducedAccuracy
+        );
+        if !usable {
             let note = format!("master LP stopped in round {rounds}: {}", master.lp.status);
             return Ok(outcome_from(
                 cone,
