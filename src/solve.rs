@@ -185,6 +185,15 @@ fn formulate_and_solve(
         };
         return Ok((outcome, encoding, value));
     }
+    let local = || {
+        solve_locally(
+            &problem.privacy,
+            problem.objective.as_ref(),
+            problem.domain.prior(),
+            backend,
+            bo,
+        )
+    };
     let describe = || {
         problem
             .privacy
@@ -193,13 +202,7 @@ fn formulate_and_solve(
             .collect::<Vec<_>>()
     };
     let Some(f) = problem.objective.column_convex() else {
-        let outcome = solve_locally(
-            &problem.privacy,
-            problem.objective.as_ref(),
-            problem.domain.prior(),
-            backend,
-            bo,
-        )?;
+        let outcome = local()?;
         return Ok((outcome, describe(), None));
     };
     let all: Vec<&dyn PrivacyNotion> = problem.privacy.iter().map(|p| p.as_ref()).collect();
@@ -208,13 +211,7 @@ fn formulate_and_solve(
         if let Some(outcome) = solve_by_rays(&all, f, n, backend, bo)? {
             return Ok((outcome, describe(), None));
         }
-        let mut outcome = solve_locally(
-            &problem.privacy,
-            problem.objective.as_ref(),
-            problem.domain.prior(),
-            backend,
-            bo,
-        )?;
+        let mut outcome = local()?;
         outcome.notes.push(format!(
             "the column cone has more than {ENUMERATION_LIMIT} extreme rays and exact pricing exists only for mmse-sum under a single ldp or lip constraint; the result is a local optimum"
         ));
@@ -222,13 +219,7 @@ fn formulate_and_solve(
     }
     // Mutual-information privacy couples the columns: a local optimum, and the optimum without
     // it as a bound.
-    let mut outcome = solve_locally(
-        &problem.privacy,
-        problem.objective.as_ref(),
-        problem.domain.prior(),
-        backend,
-        bo,
-    )?;
+    let mut outcome = local()?;
     if let Some(relaxed) = solve_by_rays(&rest, f, n, backend, bo)? {
         if relaxed.status.is_optimal() {
             outcome.bound = relaxed.bound;
