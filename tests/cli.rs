@@ -373,3 +373,33 @@ fn verify_theorems_runs_without_a_file() {
     let o = run(&["verify"]);
     assert_eq!(o.status.code(), Some(2), "a file or --theorems is required");
 }
+
+#[test]
+fn bad_sweep_grids_exit_2_naming_the_entry() {
+    let dir = TempDir::new("badsweep");
+    let base = "[domain]\nvalues = [0, 1]\n[[privacy]]\nnotion = \"lip\"\nepsilon = 1.0\n[objective]\nkind = \"mmse-sum\"\n";
+    for (tag, grid, needle) in [
+        (
+            "eps",
+            "[sweep]\nepsilons = [0.5, -1.0]\n",
+            "sweep.epsilons[1]",
+        ),
+        (
+            "prior",
+            "[sweep]\npriors = [[0.5, 0.5], [0.7, 0.7]]\n",
+            "sweep.priors[1]",
+        ),
+        (
+            "key",
+            "[sweep]\nepsilon = [0.5]\n",
+            "did you mean `epsilons`",
+        ),
+    ] {
+        let file = dir.write(&format!("{tag}.toml"), &format!("{base}{grid}"));
+        let o = run(&["verify", file.to_str().unwrap()]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{tag}: {err}");
+        assert!(err.contains(needle), "{tag}: missing {needle:?} in {err}");
+        assert!(!err.contains("panicked"), "{tag}: {err}");
+    }
+}

@@ -26,7 +26,7 @@ pub use max_leakage::{max_leakage, MaxLeakage};
 pub use mutual_information::{
     mutual_information_down, mutual_information_up, MutualInformationPrivacy,
 };
-pub use spec::{PrivacySpec, Symbol, NOTION_NAMES};
+pub use spec::{check_epsilon, PrivacySpec, Symbol, NOTION_NAMES};
 
 use crate::channel::Channel;
 use crate::domain::Domain;

@@ -354,7 +354,7 @@ fn self_has_prior(spec: &PrivacySpec) -> bool {
 pub const MAX_EPSILON: f64 = 30.0;
 
 /// Epsilon must be a finite number in `[0, MAX_EPSILON]`.
-pub(crate) fn check_epsilon(key: &str, epsilon: f64) -> Result<f64, ProblemError> {
+pub fn check_epsilon(key: &str, epsilon: f64) -> Result<f64, ProblemError> {
     if epsilon.is_nan() || epsilon < 0.0 || epsilon.is_infinite() {
         return Err(ProblemError::invalid(
             key,

@@ -116,20 +116,20 @@ pub fn sweep(
         .priors
         .clone()
         .unwrap_or_else(|| default_priors(spec, n));
+    for (i, &e) in epsilons.iter().enumerate() {
+        crate::privacy::check_epsilon(&format!("sweep.epsilons[{i}]"), e)?;
+    }
+    for (k, p) in priors.iter().enumerate() {
+        crate::domain::validate_prior(&format!("sweep.priors[{k}]"), p, n)?;
+    }
     let mut entries: BTreeMap<&'static str, (usize, EntrySweep)> = BTreeMap::new();
     for &eps in &epsilons {
-        for (k, prior) in priors.iter().enumerate() {
+        for prior in &priors {
             let mut point = spec.clone();
             point.set_epsilon(eps);
             point.domain.prior = Some(prior.clone());
             point.expected = None;
-            let key = format!("sweep.priors[{k}]");
-            let problem = Problem::from_spec(point).map_err(|e| match e {
-                ProblemError::InvalidValue { value, reason, .. } => {
-                    ProblemError::invalid(key, value, reason)
-                }
-                other => other,
-            })?;
+            let problem = Problem::from_spec(point)?;
             let report = verify(&problem, options)?;
             for (order, check) in report.checks.into_iter().enumerate() {
                 record(&mut entries, order, check, eps, prior);
