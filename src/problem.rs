@@ -120,7 +120,7 @@ pub struct ProblemSpec {
     pub expected: Option<ExpectedSpec>,
     /// The grid for `verify --sweep`, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sweep: Option<crate::verify::SweepSpec>,
+    pub sweep: Option<SweepSpec>,
 }
 
 impl ProblemSpec {
@@ -334,4 +334,16 @@ mod tests {
             "{e}"
         );
     }
+}
+
+/// `[sweep]` in a problem file (both keys optional): the grid that `verify --sweep` runs over.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SweepSpec {
+    /// Epsilons to try.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub epsilons: Option<Vec<f64>>,
+    /// Priors to try (each over the domain).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priors: Option<Vec<Vec<f64>>>,
 }

@@ -6,10 +6,11 @@ mod registry;
 mod sweep;
 pub mod theorems;
 
+pub use crate::problem::SweepSpec;
 pub use registry::{
     krr, mimo_lip_rows, tight_constraints_rows, Candidate, Entry, Setting, REGISTRY,
 };
-pub use sweep::{sweep, SweepError, SweepReport, SweepSpec};
+pub use sweep::{sweep, SweepError, SweepReport};
 
 use crate::channel::Channel;
 use crate::objective::Goal;

@@ -3,27 +3,15 @@
 
 use super::{verify, EntryCheck};
 use crate::error::ProblemError;
-use crate::problem::{Problem, ProblemSpec};
+use crate::problem::{Problem, ProblemSpec, SweepSpec};
 use crate::solve::{SolveError, SolveOptions};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Default epsilon grid.
 pub const DEFAULT_EPSILONS: [f64; 6] = [0.1, 0.5, 1.0, 2.0, 3.0, 5.0];
 /// Default `P(X = 1)` grid for binary domains.
 pub const DEFAULT_BINARY_P1: [f64; 6] = [0.01, 0.05, 0.1, 0.2, 0.35, 0.5];
-
-/// `[sweep]` in a problem file (both keys optional).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SweepSpec {
-    /// Epsilons to try.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub epsilons: Option<Vec<f64>>,
-    /// Priors to try (each over the domain).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub priors: Option<Vec<Vec<f64>>>,
-}
 
 /// Failures of a sweep.
 #[derive(Debug, thiserror::Error)]

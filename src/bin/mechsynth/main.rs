@@ -1,0 +1,60 @@
+//! The `mechsynth` command line: `main -> run -> Result`, one module per subcommand.
+//!
+//! Exit codes: 0 success (optimal, or local-optimum for objectives without a global method);
+//! 1 runtime failure (I/O, backend crash); 2 bad input (file, key,
+//! value or flag); 3 the problem is infeasible or unbounded; 4 the solver stopped without
+//! proving optimality (a certified channel is still printed when it returned one); 5 no
+//! certified channel (solve) or a stated constraint does not hold (audit); 6 a published claim
+//! or theorem does not hold (verify).
+
+mod audit;
+mod common;
+mod solve;
+mod verify;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+use common::classify;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "mechsynth",
+    version,
+    about = "Synthesize and certify optimal local privacy mechanisms"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve a problem file: the optimal certified channel and its leakage.
+    Solve(solve::SolveArgs),
+    /// Report the leakage of a channel (a TOML `[channel] rows = ...` file or a solve JSON report).
+    Audit(audit::AuditArgs),
+    /// Check published mechanisms against a problem (feasible? optimal? as claimed?), over a
+    /// grid with --sweep, or the relations between notions with --theorems.
+    Verify(verify::VerifyArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(error) => {
+            let f = classify(error);
+            eprintln!("error: {:#}", f.error);
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<u8> {
+    match cli.command {
+        Command::Solve(args) => solve::run(args),
+        Command::Audit(args) => audit::run(args),
+        Command::Verify(args) => verify::run(args),
+    }
+}

@@ -1,0 +1,95 @@
+//! `mechsynth solve`: the optimal certified channel of a problem file.
+
+use crate::common::{backend_of, check_output_path, emit, Format, Solver, UsageError};
+use anyhow::{bail, Result};
+use mechsynth::synthesis::Status;
+use mechsynth::{solve, LpStatus, Problem, ProblemSpec, SolveOptions};
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct SolveArgs {
+    /// The problem file (TOML).
+    file: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    format: Format,
+    /// Override the epsilon of every privacy constraint.
+    #[arg(long, allow_negative_numbers = true)]
+    epsilon: Option<f64>,
+    /// LP backend.
+    #[arg(long, value_enum, default_value = "clarabel")]
+    solver: Solver,
+    /// Write the result to FILE instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Allow -o to replace an existing file (never the problem file itself).
+    #[arg(long)]
+    force: bool,
+    /// Time limit for the backend, in seconds.
+    #[arg(long, default_value_t = 600.0)]
+    time_limit: f64,
+}
+
+/// Run `solve`; the exit code follows the status (see the crate README).
+pub fn run(args: SolveArgs) -> Result<u8> {
+    let mut spec = ProblemSpec::load(&args.file)?;
+    if let Some(e) = args.epsilon {
+        if !(e.is_finite() && e >= 0.0) {
+            bail!(UsageError(format!(
+                "invalid `--epsilon` = {e}: epsilon must be a finite number >= 0"
+            )));
+        }
+        spec.set_epsilon(e);
+    }
+    if !(args.time_limit.is_finite() && args.time_limit > 0.0) {
+        bail!(UsageError(format!(
+            "invalid `--time-limit` = {}: must be a positive number of seconds",
+            args.time_limit
+        )));
+    }
+    if let Some(out) = &args.output {
+        check_output_path(out, &args.file, args.force)?;
+    }
+    let problem = Problem::from_spec(spec)?;
+    for w in &problem.warnings {
+        eprintln!("warning: {w}");
+    }
+    let backend = backend_of(args.solver);
+    let mut options = SolveOptions {
+        backend,
+        ..SolveOptions::default()
+    };
+    options.backend_options.time_limit_seconds = args.time_limit;
+    let report = solve(&problem, &options)?;
+    let text = match args.format {
+        Format::Json => serde_json::to_string_pretty(&report)? + "\n",
+        Format::Table => report.to_table(),
+    };
+    emit(&text, args.output.as_deref())?;
+    let code = match &report.status {
+        Status::Optimal | Status::LocalOptimum => 0,
+        Status::Solver(
+            LpStatus::Infeasible | LpStatus::Unbounded | LpStatus::InfeasibleOrUnbounded,
+        ) => 3,
+        Status::Solver(_) => 4,
+    };
+    if code != 0 {
+        eprintln!("solver status: {} (not optimal)", report.status);
+    } else if report.status == Status::LocalOptimum {
+        eprintln!(
+            "note: {} has no global method here; the channel is the best local optimum found",
+            report.objective_description
+        );
+    }
+    if let Some(e) = &report.expected {
+        if !e.matches {
+            eprintln!(
+                "warning: objective {} differs from the expected optimum {} by more than {:e}",
+                report.objective.unwrap_or(f64::NAN),
+                e.objective,
+                e.tolerance
+            );
+        }
+    }
+    Ok(code)
+}

@@ -1,0 +1,84 @@
+//! `mechsynth verify`: published mechanisms against certified optima, sweeps and theorems.
+
+use crate::common::{backend_of, emit, Format, Solver};
+use anyhow::Result;
+use mechsynth::{Problem, ProblemSpec, SolveOptions};
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct VerifyArgs {
+    /// The problem file (TOML); optional with --theorems.
+    #[arg(required_unless_present = "theorems")]
+    pub file: Option<PathBuf>,
+    /// Also run the registry over a grid of epsilons and priors (the file's `[sweep]`, else
+    /// defaults).
+    #[arg(long)]
+    pub sweep: bool,
+    /// Check the relations between notions stated in the papers.
+    #[arg(long)]
+    theorems: bool,
+    /// Random cases per theorem.
+    #[arg(long, default_value_t = mechsynth::verify::theorems::DEFAULT_CASES)]
+    cases: usize,
+    /// Seed of the theorem cases.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    format: Format,
+    /// LP backend for the optima.
+    #[arg(long, value_enum, default_value = "clarabel")]
+    solver: Solver,
+}
+
+/// Run `verify`; exit code 0 when every claim holds, 6 otherwise.
+pub fn run(args: VerifyArgs) -> Result<u8> {
+    use mechsynth::verify::{sweep, theorems, verify};
+    let options = SolveOptions {
+        backend: backend_of(args.solver),
+        ..SolveOptions::default()
+    };
+    let mut all_hold = true;
+    let mut out = serde_json::Map::new();
+    let mut text = String::new();
+    if let Some(file) = &args.file {
+        let spec = ProblemSpec::load(file)?;
+        let problem = Problem::from_spec(spec.clone())?;
+        for w in &problem.warnings {
+            eprintln!("warning: {w}");
+        }
+        let report = verify(&problem, &options)?;
+        all_hold &= report.all_hold;
+        text += &report.to_table();
+        if let serde_json::Value::Object(m) = serde_json::to_value(&report)? {
+            out.extend(m);
+        }
+        if args.sweep || spec.sweep.is_some() {
+            eprintln!("sweeping epsilons and priors...");
+            let grid = spec.sweep.clone().unwrap_or_default();
+            let s = sweep(&spec, &grid, &options).map_err(|e| match e {
+                mechsynth::verify::SweepError::Problem(p) => anyhow::Error::new(p),
+                mechsynth::verify::SweepError::Solve(s) => anyhow::Error::new(s),
+            })?;
+            all_hold &= s.all_hold;
+            text += "\nsweep\n";
+            text += &s.to_table();
+            out.insert("sweep".into(), serde_json::to_value(&s)?);
+        }
+    }
+    if args.theorems {
+        eprintln!("checking theorems ({} cases each)...", args.cases);
+        let t = theorems::check_theorems(args.seed, args.cases);
+        all_hold &= t.all_hold;
+        text += "\ntheorems\n";
+        text += &t.to_table();
+        out.insert("theorems".into(), serde_json::to_value(&t)?);
+    }
+    out.insert("all_hold".into(), serde_json::Value::Bool(all_hold));
+    let rendered = match args.format {
+        Format::Json => serde_json::to_string_pretty(&serde_json::Value::Object(out))? + "\n",
+        Format::Table => text,
+    };
+    emit(&rendered, None)?;
+    Ok(if all_hold { 0 } else { 6 })
+}
