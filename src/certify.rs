@@ -1,5 +1,7 @@
-//! Post-solve certification: recompute every requested leakage from the emitted numbers and,
-//! where a request is exceeded, repair by mixing with a constant-row channel.
+//! Post-solve certification: make the rows that the constraints tie exactly equal, recompute
+//! every requested leakage from the emitted numbers and, where a request is still exceeded,
+//! repair by mixing with a constant-row channel (the last resort; the report says what it
+//! cost).
 
 use crate::channel::Channel;
 use crate::privacy::{Check, PrivacyNotion};
@@ -28,7 +30,10 @@ pub struct Certificate {
     pub all_hold: bool,
     /// Largest change made to any solver entry when clipping noise and renormalizing rows.
     pub cleanup_correction: f64,
-    /// The repair, when the solver's channel exceeded a request.
+    /// Groups of inputs whose rows the constraints force to be equal and that were replaced
+    /// by their prior-weighted average (each group listed once; empty when none).
+    pub tied_rows: Vec<Vec<usize>>,
+    /// The repair, when the channel still exceeded a request.
     pub repair: Option<Repair>,
 }
 
@@ -39,6 +44,63 @@ pub fn check_all(notions: &[Box<dyn PrivacyNotion>], channel: &Channel) -> Vec<C
 
 fn all_hold(notions: &[Box<dyn PrivacyNotion>], channel: &Channel) -> bool {
     check_all(notions, channel).iter().all(Check::holds)
+}
+
+/// The groups (of two or more inputs) that the notions' ties connect.
+pub fn tie_groups(notions: &[Box<dyn PrivacyNotion>], n: usize) -> Vec<Vec<usize>> {
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    for notion in notions {
+        for (a, b) in notion.ties(n) {
+            if a < n && b < n {
+                let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+                parent[ra.max(rb)] = ra.min(rb);
+            }
+        }
+    }
+    let mut groups: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for x in 0..n {
+        let r = root(&mut parent, x);
+        groups[r].push(x);
+    }
+    groups.into_iter().filter(|g| g.len() > 1).collect()
+}
+
+/// Replace the rows of each group by their average weighted by `prior` (plain average when the
+/// group has no prior mass), so that tied rows are exactly equal. Weighting by the prior keeps
+/// the output distribution.
+pub fn average_groups(channel: &Channel, groups: &[Vec<usize>], prior: &[f64]) -> Channel {
+    let mut rows = channel.rows().to_vec();
+    let m = channel.outputs();
+    for group in groups {
+        let mass: f64 = group.iter().map(|&x| prior.get(x).copied().unwrap_or(0.0)).sum();
+        let weight = |x: usize| {
+            if mass > 0.0 {
+                prior.get(x).copied().unwrap_or(0.0) / mass
+            } else {
+                1.0 / group.len() as f64
+            }
+        };
+        let mut avg = vec![0.0; m];
+        for &x in group {
+            let w = weight(x);
+            for (a, q) in avg.iter_mut().zip(channel.rows()[x].iter()) {
+                *a += w * q;
+            }
+        }
+        let s: f64 = avg.iter().sum();
+        avg.iter_mut().for_each(|a| *a /= s);
+        for &x in group {
+            rows[x] = avg.clone();
+        }
+    }
+    Channel::from_rows_internal(rows)
 }
 
 /// The smallest (to bisection accuracy) weight `t` such that mixing `channel` with the constant

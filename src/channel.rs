@@ -104,6 +104,24 @@ impl Channel {
         Channel { rows }
     }
 
+    /// Wrap rows that internal arithmetic produced from a channel (finite, non-negative, rows
+    /// summing to 1 up to rounding).
+    pub(crate) fn from_rows_internal(rows: Vec<Vec<f64>>) -> Channel {
+        Channel { rows }
+    }
+
+    /// Whether every row is the same (the output ignores the input).
+    pub fn ignores_input(&self) -> bool {
+        self.rows.iter().all(|r| *r == self.rows[0])
+    }
+
+    /// Outputs whose column is identically zero (never reported).
+    pub fn unused_outputs(&self) -> Vec<usize> {
+        (0..self.outputs())
+            .filter(|&y| self.rows.iter().all(|r| r[y] == 0.0))
+            .collect()
+    }
+
     /// Wrap rows without validation (derivative checks and internal arithmetic only).
     #[cfg(test)]
     pub(crate) fn from_rows_unchecked(rows: Vec<Vec<f64>>) -> Channel {

@@ -3,17 +3,36 @@
 
 use mechsynth_solvers::{LinearProgram, Sense, VarId};
 
+/// Log-ratio budgets above this are not encoded: `e^30` is past what an LP solver resolves
+/// next to entries of order 1. Leaving such a constraint out relaxes the program (its optimum
+/// stays a valid bound); certification then checks it, and the repair that mixes with a
+/// constant channel meets it at a weight of order `e^-20`.
+pub const LOOSE_LOG_RATIO: f64 = 20.0;
+
+/// Relative safety margin for solving: every log-ratio budget `E` is encoded as
+/// `E (1 - SAFETY_MARGIN)`, so that a solver point that exceeds its constraints by the
+/// solver's tolerance still meets the requested ones. The bound is computed on the program
+/// without the margin.
+pub const SAFETY_MARGIN: f64 = 1e-8;
+
 /// A linear program whose first `n * m` variables are the channel entries, row-major.
 #[derive(Debug, Clone)]
 pub struct ChannelLp {
     lp: LinearProgram,
     n: usize,
     m: usize,
+    margin: f64,
 }
 
 impl ChannelLp {
-    /// Variables `0 <= Q[x][y] <= 1` with `sum_y Q[x][y] = 1` for every input `x`.
+    /// Variables `0 <= Q[x][y] <= 1` with `sum_y Q[x][y] = 1` for every input `x`, with the
+    /// budgets as requested (no margin).
     pub fn new(n: usize, m: usize) -> Self {
+        Self::with_margin(n, m, 0.0)
+    }
+
+    /// As [`ChannelLp::new`], with every log-ratio budget shrunk by the relative `margin`.
+    pub fn with_margin(n: usize, m: usize, margin: f64) -> Self {
         let mut lp = LinearProgram::new();
         for _ in 0..n * m {
             lp.add_var(0.0, 0.0, 1.0);
@@ -21,7 +40,19 @@ impl ChannelLp {
         for x in 0..n {
             lp.add_constraint((0..m).map(|y| (x * m + y, 1.0)).collect(), Sense::Eq, 1.0);
         }
-        ChannelLp { lp, n, m }
+        ChannelLp { lp, n, m, margin }
+    }
+
+    /// The budget to encode for a requested log-ratio `e` (a privacy parameter or a pair's
+    /// `eps * d`): `None` when it is too loose to encode ([`LOOSE_LOG_RATIO`]), else `e`
+    /// shrunk by the margin. A zero budget stays exactly zero.
+    pub fn budget(&self, e: f64) -> Option<f64> {
+        (e <= LOOSE_LOG_RATIO).then(|| e * (1.0 - self.margin))
+    }
+
+    /// The relative safety margin (see [`SAFETY_MARGIN`]).
+    pub fn margin(&self) -> f64 {
+        self.margin
     }
 
     /// Number of inputs.
@@ -39,10 +70,10 @@ impl ChannelLp {
         x * self.m + y
     }
 
-    /// A new auxiliary variable in `[lower, +inf)` (`lower` may be `-inf`), not in the
-    /// objective.
-    pub fn aux(&mut self, lower: f64) -> VarId {
-        self.lp.add_var(0.0, lower, f64::INFINITY)
+    /// A new auxiliary variable in `[lower, upper]`, not in the objective. Give the finite
+    /// range that every feasible channel allows: the rigorous dual bound needs finite ranges.
+    pub fn aux(&mut self, lower: f64, upper: f64) -> VarId {
+        self.lp.add_var(0.0, lower, upper)
     }
 
     /// Add `sum(terms) (sense) rhs`.
@@ -71,6 +102,11 @@ impl ChannelLp {
     pub fn set_entry_cost(&mut self, x: usize, y: usize, cost: f64) {
         let v = self.q(x, y);
         self.lp.set_cost(v, cost);
+    }
+
+    /// Mutable access to the program (objective scaling).
+    pub fn program_mut(&mut self) -> &mut LinearProgram {
+        &mut self.lp
     }
 
     /// The underlying program.

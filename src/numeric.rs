@@ -16,14 +16,31 @@ pub const DISTANCE_TOLERANCE: f64 = 1e-9;
 /// Relative slack used when deciding that a constraint is implied by a shorter path.
 pub const IMPLIED_PATH_TOLERANCE: f64 = 1e-12;
 
-/// Upper bound on the exact quotient `a / b` (IEEE division is correctly rounded).
+/// Below this magnitude of the dividend a fused remainder may underflow, and quotients are
+/// widened unconditionally.
+const EXACT_REMAINDER_FLOOR: f64 = 1e-250;
+
+/// Upper bound on the exact quotient `a / b` for finite `a >= 0`, `b > 0`: the rounded
+/// quotient when the fused remainder shows it is not below the exact one, else one step up.
 pub fn div_up(a: f64, b: f64) -> f64 {
-    (a / b).next_up()
+    let q = a / b;
+    // The remainder q b - a is computed with one rounding, which keeps its sign unless it
+    // underflows; away from the subnormal range a zero remainder is exact.
+    if q.is_finite() && a.abs() > EXACT_REMAINDER_FLOOR && q.mul_add(b, -a) >= 0.0 {
+        q
+    } else {
+        q.next_up()
+    }
 }
 
-/// Lower bound on the exact quotient `a / b`.
+/// Lower bound on the exact quotient `a / b` for finite `a >= 0`, `b > 0`.
 pub fn div_down(a: f64, b: f64) -> f64 {
-    (a / b).next_down()
+    let q = a / b;
+    if q.is_finite() && a.abs() > EXACT_REMAINDER_FLOOR && q.mul_add(b, -a) <= 0.0 {
+        q
+    } else {
+        q.next_down()
+    }
 }
 
 /// Upper bound on `ln(x)` for `x > 0`; exactly 0 at `x == 1`.
@@ -96,6 +113,18 @@ mod tests {
         assert_eq!(ln_up(1.0), 0.0);
         for x in [0.1, 0.5, 2.0, std::f64::consts::E, 1e6] {
             assert!(ln_up(x) > x.ln());
+        }
+    }
+
+    #[test]
+    fn exact_quotients_are_not_widened_and_inexact_ones_are_bracketed() {
+        assert_eq!(div_up(0.3, 0.3), 1.0);
+        assert_eq!(div_down(0.75, 0.25), 3.0);
+        for (a, b) in [(1.0, 3.0), (0.1, 0.7), (2.0, 0.3)] {
+            let (lo, hi) = (div_down(a, b), div_up(a, b));
+            // lo * b <= a <= hi * b exactly (checked with fused multiply-add).
+            assert!(lo.mul_add(b, -a) <= 0.0 && hi.mul_add(b, -a) >= 0.0);
+            assert!(lo < hi);
         }
     }
 

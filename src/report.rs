@@ -67,6 +67,50 @@ pub struct Timings {
     pub total_ms: f64,
 }
 
+/// The distance between the emitted channel's objective and the rigorous bound.
+#[derive(Debug, Clone, Serialize)]
+pub struct GapReport {
+    /// The emitted channel's objective.
+    pub objective: f64,
+    /// The rigorous bound on the optimum.
+    pub bound: f64,
+    /// How much worse than the bound the objective is (`objective - bound` when minimizing,
+    /// `bound - objective` when maximizing); the optimum lies within this of the objective.
+    pub absolute: f64,
+    /// `absolute / max(|objective|, |bound|)` (0 when both are 0).
+    pub relative: f64,
+    /// The tolerance that decides `closed`.
+    pub tolerance: crate::solve::GapTolerance,
+    /// Whether `absolute` is within the tolerance (then the status is `optimal`).
+    pub closed: bool,
+}
+
+impl GapReport {
+    /// The gap between `objective` and `bound` for `goal`, judged by `tolerance`.
+    pub fn new(
+        objective: f64,
+        bound: f64,
+        goal: Goal,
+        tolerance: crate::solve::GapTolerance,
+    ) -> Self {
+        let absolute = match goal {
+            Goal::Minimize => objective - bound,
+            Goal::Maximize => bound - objective,
+        };
+        let scale = objective.abs().max(bound.abs());
+        let relative = if scale > 0.0 { absolute / scale } else { 0.0 };
+        let closed = absolute.is_finite() && absolute <= tolerance.allowed(objective, bound);
+        GapReport {
+            objective,
+            bound,
+            absolute,
+            relative,
+            tolerance,
+            closed,
+        }
+    }
+}
+
 /// Comparison with the problem file's `[expected]` optimum.
 #[derive(Debug, Clone, Serialize)]
 pub struct ExpectedCheck {
@@ -85,17 +129,21 @@ pub struct ExpectedCheck {
 pub struct Report {
     /// The problem's title.
     pub name: String,
-    /// `optimal` only when the backend proved optimality of an exact formulation;
-    /// `local-optimum` for the local method; otherwise the backend's status.
+    /// `optimal`: a certified channel within the stated gap of a rigorous bound; `feasible`:
+    /// a certified channel without that proof; `local-optimum`: the local method's certified
+    /// channel; otherwise (no channel) the backend's status.
     pub status: Status,
     /// How the channel was found.
     pub method: Method,
     /// Objective value of the emitted channel.
     pub objective: Option<f64>,
-    /// A bound on the optimal objective (lower when minimizing, upper when maximizing): the
-    /// LP optimum, the certified dual bound of the extreme-ray LP or column generation, or a
-    /// relaxation's optimum. Absent when none is known.
+    /// A rigorous bound on the optimal objective (lower when minimizing, upper when
+    /// maximizing): from the LP's or conic program's duals with directed rounding, the dual
+    /// bound of the extreme-ray LP or column generation, or a relaxation's. Absent when none
+    /// is known.
     pub bound: Option<f64>,
+    /// The gap between `objective` and `bound`, when both exist.
+    pub gap: Option<GapReport>,
     /// What the objective measures.
     pub objective_description: String,
     /// Minimize or maximize.
@@ -141,7 +189,52 @@ fn fmt_num(v: f64) -> String {
     }
 }
 
+/// A probability with six significant digits: fixed point from 1e-4 up, scientific below (so
+/// that a 1e-12 entry is not shown as 0), and `0` only for an exact zero.
+fn fmt_prob(v: f64) -> String {
+    if v == 0.0 {
+        "0".into()
+    } else if v >= 1e-4 {
+        format!("{v:.6}")
+    } else {
+        format!("{v:.5e}")
+    }
+}
+
+/// A CSV field: quoted when it holds a comma, a quote or a newline.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
 impl Report {
+    /// The channel as CSV at full precision (shortest round-trip decimal of each entry): a
+    /// header `input,<output labels>`, then one row per input. Without a channel, a single
+    /// `status` line.
+    pub fn to_csv(&self) -> String {
+        let mut s = String::new();
+        let Some(ch) = &self.channel else {
+            let _ = writeln!(s, "status\n{}", self.status);
+            return s;
+        };
+        let _ = write!(s, "input");
+        for l in &self.output_labels {
+            let _ = write!(s, ",{}", csv_field(l));
+        }
+        s.push('\n');
+        for (l, row) in self.labels.iter().zip(ch.rows()) {
+            let _ = write!(s, "{}", csv_field(l));
+            for v in row {
+                let _ = write!(s, ",{v:?}");
+            }
+            s.push('\n');
+        }
+        s
+    }
+
     /// A human-readable rendering.
     pub fn to_table(&self) -> String {
         let mut s = String::new();
@@ -170,7 +263,23 @@ impl Report {
                 Goal::Minimize => "lower",
                 Goal::Maximize => "upper",
             };
-            let _ = writeln!(s, "bound      {} ({side} bound on the optimum)", fmt_num(b));
+            let _ = writeln!(
+                s,
+                "bound      {} (rigorous {side} bound on the optimum)",
+                fmt_num(b)
+            );
+        }
+        if let Some(g) = &self.gap {
+            let verdict = if g.closed {
+                "within"
+            } else {
+                "NOT within"
+            };
+            let _ = writeln!(
+                s,
+                "gap        {:.3e} ({:.3e} relative; {verdict} the tolerance {:e} + {:e} relative)",
+                g.absolute, g.relative, g.tolerance.absolute, g.tolerance.relative
+            );
         }
         if let Some(e) = &self.expected {
             let verdict = if e.matches {
@@ -197,7 +306,10 @@ impl Report {
             let _ = writeln!(s, "note       {note}");
         }
         if let Some(ch) = &self.channel {
-            let _ = writeln!(s, "\nchannel Q[x][y] (rows: input x, columns: output y)");
+            let _ = writeln!(
+                s,
+                "\nchannel Q[x][y] (rows: input x, columns: output y; 6 significant digits shown,\nthe certified channel is the full-precision one in --format json or csv)"
+            );
             let width = self
                 .labels
                 .iter()
@@ -214,9 +326,17 @@ impl Report {
             for (l, row) in self.labels.iter().zip(ch.rows()) {
                 let _ = write!(s, "{l:>width$}");
                 for v in row {
-                    let _ = write!(s, " {v:>width$.6}");
+                    let _ = write!(s, " {:>width$}", fmt_prob(*v));
                 }
                 s.push('\n');
+            }
+            let unused = ch.unused_outputs();
+            if !unused.is_empty() {
+                let names: Vec<&str> = unused
+                    .iter()
+                    .map(|&y| self.output_labels[y].as_str())
+                    .collect();
+                let _ = writeln!(s, "outputs never used: {}", names.join(", "));
             }
         }
         if let Some(c) = &self.certificate {
@@ -229,6 +349,14 @@ impl Report {
                     check.constraint,
                     fmt_num(check.requested),
                     fmt_num(check.achieved)
+                );
+            }
+            for g in &c.tied_rows {
+                let names: Vec<&str> = g.iter().map(|&x| self.labels[x].as_str()).collect();
+                let _ = writeln!(
+                    s,
+                    "  rows {} are forced equal by the constraints and were set to their average",
+                    names.join(", ")
                 );
             }
             if let Some(r) = &c.repair {

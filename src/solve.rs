@@ -1,26 +1,73 @@
-//! The synthesis pipeline: formulate, solve, clean, certify, repair, report.
+//! The synthesis pipeline: formulate, solve, clean, certify (tie, check, repair), bound, report.
 
-use crate::certify::{check_all, repair_by_mixing, Certificate, Repair};
+use crate::certify::{average_groups, check_all, repair_by_mixing, tie_groups, Certificate, Repair};
 use crate::channel::Channel;
-use crate::formulation::ChannelLp;
-use crate::objective::{objective_profile, Goal};
+use crate::objective::{objective_profile_for, Goal};
 use crate::privacy::{leakage_profile, PrivacyNotion};
 use crate::problem::Problem;
-use crate::report::{ExpectedCheck, Report, SolverInfo, Timings};
-use crate::synthesis::{solve_by_rays, solve_locally, Method, Outcome, Status, ENUMERATION_LIMIT};
+use crate::report::{ExpectedCheck, GapReport, Report, SolverInfo, Timings};
+use crate::synthesis::{
+    solve_by_rays, solve_linear, solve_locally, Outcome, ProgressSink, Run, Status,
+    ENUMERATION_LIMIT,
+};
 use mechsynth_solvers::{backend, BackendError, BackendKind, LpBackend};
+use serde::Serialize;
 use std::time::Instant;
 
 /// Default accepted difference between an `[expected]` optimum and the solved objective.
 pub const DEFAULT_EXPECTED_TOLERANCE: f64 = 1e-6;
 
+/// When a certified channel counts as optimal: its objective is within
+/// `absolute + relative * max(|objective|, |bound|)` of a rigorous bound on the optimum.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct GapTolerance {
+    /// Absolute part.
+    pub absolute: f64,
+    /// Relative part.
+    pub relative: f64,
+}
+
+impl GapTolerance {
+    /// The default: 1e-9 absolute plus 1e-6 relative.
+    pub const DEFAULT: GapTolerance = GapTolerance {
+        absolute: 1e-9,
+        relative: 1e-6,
+    };
+
+    /// The accepted gap at these values.
+    pub fn allowed(&self, objective: f64, bound: f64) -> f64 {
+        self.absolute + self.relative * objective.abs().max(bound.abs())
+    }
+}
+
+impl Default for GapTolerance {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
 /// How to solve.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone)]
 pub struct SolveOptions {
     /// The LP backend.
     pub backend: BackendKind,
-    /// Options passed to the backend.
+    /// Options passed to the backend (its time limit is the whole solve's).
     pub backend_options: mechsynth_solvers::SolveOptions,
+    /// When a certified channel counts as optimal.
+    pub gap: GapTolerance,
+    /// Where progress messages go (none by default).
+    pub progress: Option<ProgressSink>,
+}
+
+impl std::fmt::Debug for SolveOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SolveOptions")
+            .field("backend", &self.backend)
+            .field("backend_options", &self.backend_options)
+            .field("gap", &self.gap)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
 }
 
 impl Default for SolveOptions {
@@ -28,6 +75,8 @@ impl Default for SolveOptions {
         SolveOptions {
             backend: BackendKind::Clarabel,
             backend_options: mechsynth_solvers::SolveOptions::default(),
+            gap: GapTolerance::DEFAULT,
+            progress: None,
         }
     }
 }
@@ -56,14 +105,19 @@ fn ms(t: Instant) -> f64 {
 
 /// Solve `problem`: formulate by the objective's structure (one LP or conic program for linear
 /// objectives, the extreme-ray LP for column-convex ones, a local method otherwise), run the
-/// backend, then certify (and if needed repair) the channel from its emitted numbers. A report
-/// is returned for every backend status; it carries a channel only when the backend returned a
-/// point and that point certifies.
+/// backend, certify (and if needed repair) the channel from its emitted numbers, and compare
+/// its objective with a rigorous bound. The status is `optimal` only when that gap is within
+/// `options.gap`. A report is returned for every backend status; it carries a channel only
+/// when the backend returned a point and that point certifies.
 pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveError> {
     let start = Instant::now();
     let backend: Box<dyn LpBackend> = backend(options.backend)?;
-    let (outcome, encoding, solver_objective) =
-        formulate_and_solve(problem, backend.as_ref(), options)?;
+    let run = Run::new(
+        backend.as_ref(),
+        options.backend_options.clone(),
+        options.progress.clone(),
+    );
+    let (outcome, encoding) = formulate_and_solve(problem, &run)?;
     let solve_ms = ms(start);
 
     let certify_start = Instant::now();
@@ -84,13 +138,32 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
     let certify_ms = ms(certify_start);
 
     let objective = channel.as_ref().map(|c| problem.objective.evaluate(c));
+    let goal = problem.objective.goal();
+    let gap = match (objective, outcome.bound) {
+        (Some(v), Some(b)) => Some(GapReport::new(v, b, goal, options.gap)),
+        _ => None,
+    };
+    let status = final_status(&outcome, objective, gap.as_ref());
+    if let Some(g) = &gap {
+        if g.absolute < -options.gap.allowed(g.objective, g.bound) {
+            warnings.push(format!(
+                "the objective {} is beyond the bound {} by {:e}: the bound is inconsistent, please report this problem",
+                g.objective, g.bound, -g.absolute
+            ));
+        }
+    }
+    if let Some(c) = &channel {
+        if c.ignores_input() && c.inputs() > 1 {
+            warnings.push("every row of the channel is the same: the output carries no information about the input".into());
+        }
+    }
     let leakage = channel
         .as_ref()
         .map(|c| leakage_profile(c, &problem.domain))
         .unwrap_or_default();
     let objectives = channel
         .as_ref()
-        .map(|c| objective_profile(c, &problem.domain))
+        .map(|c| objective_profile_for(c, &problem.domain, &problem.spec.objective))
         .unwrap_or_default();
     let expected = match (&problem.spec.expected, objective) {
         (Some(e), Some(v)) => {
@@ -107,12 +180,13 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
     let outputs = channel.as_ref().map_or(0, Channel::outputs);
     Ok(Report {
         name: problem.name().to_string(),
-        status: outcome.status.clone(),
+        status,
         method: outcome.method,
         objective,
         bound: outcome.bound,
+        gap,
         objective_description: problem.objective.describe(),
-        goal: problem.objective.goal(),
+        goal,
         channel,
         labels: problem.domain.labels().to_vec(),
         output_labels: output_labels(problem.domain.labels(), outputs),
@@ -121,9 +195,9 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
         certificate,
         solver: SolverInfo {
             name: backend.name(),
-            status: outcome.status,
+            status: outcome.status.clone(),
             iterations: outcome.iterations,
-            objective: solver_objective,
+            objective: outcome.solver_objective,
         },
         encoding,
         method_notes: outcome.notes,
@@ -138,6 +212,25 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
     })
 }
 
+/// `optimal` for a certified channel within the gap of a rigorous bound; `local-optimum` for
+/// the local method otherwise; `feasible` for any other certified channel; the backend's
+/// status when there is no channel. A NaN or infinite objective is never optimal.
+fn final_status(outcome: &Outcome, objective: Option<f64>, gap: Option<&GapReport>) -> Status {
+    let Some(value) = objective else {
+        return match &outcome.status {
+            Status::Solver(s) => Status::Solver(s.clone()),
+            _ => Status::Solver(mechsynth_solvers::LpStatus::Other("no channel".into())),
+        };
+    };
+    if value.is_finite() && gap.is_some_and(|g| g.closed) {
+        Status::Optimal
+    } else if outcome.method == crate::synthesis::Method::Local {
+        Status::LocalOptimum
+    } else {
+        Status::Feasible
+    }
+}
+
 /// Outputs are the inputs' symbols when there are as many; otherwise `y0, y1, ...`.
 fn output_labels(inputs: &[String], outputs: usize) -> Vec<String> {
     if outputs == inputs.len() {
@@ -147,51 +240,24 @@ fn output_labels(inputs: &[String], outputs: usize) -> Vec<String> {
     }
 }
 
-/// Pick the method for the objective and run it: the outcome, the encoding notes, and the
-/// backend's own objective value (exact formulations only).
-fn formulate_and_solve(
-    problem: &Problem,
-    backend: &dyn LpBackend,
-    options: &SolveOptions,
-) -> Result<(Outcome, Vec<String>, Option<f64>), SolveError> {
+/// Pick the method for the objective and run it: the outcome and the encoding notes.
+fn formulate_and_solve(problem: &Problem, run: &Run) -> Result<(Outcome, Vec<String>), SolveError> {
     let n = problem.domain.size();
-    let bo = &options.backend_options;
     if let Some(coefficients) = problem.objective.linear_coefficients() {
-        let sign = match problem.objective.goal() {
-            Goal::Minimize => 1.0,
-            Goal::Maximize => -1.0,
-        };
-        let mut lp = ChannelLp::new(n, n);
-        for (x, row) in coefficients.iter().enumerate() {
-            for (y, c) in row.iter().enumerate() {
-                lp.set_entry_cost(x, y, sign * c);
-            }
-        }
-        let encoding: Vec<String> = problem.privacy.iter().map(|p| p.encode(&mut lp)).collect();
-        let conic = !lp.program().exp_cones().is_empty();
-        let s = backend.solve(lp.program(), bo)?;
-        let value = s.status.has_point().then_some(sign * s.objective);
-        let outcome = Outcome {
-            method: if conic {
-                Method::ConicProgram
-            } else {
-                Method::Lp
-            },
-            status: Status::from_lp(s.status.clone()),
-            iterations: s.iterations,
-            rows: s.status.has_point().then(|| lp.channel_rows(&s.x)),
-            bound: value.filter(|_| s.status.is_optimal()),
-            notes: Vec::new(),
-        };
-        return Ok((outcome, encoding, value));
+        return Ok(solve_linear(
+            &problem.privacy,
+            coefficients,
+            problem.objective.goal(),
+            run,
+        )?);
     }
     let local = || {
         solve_locally(
             &problem.privacy,
             problem.objective.as_ref(),
             problem.domain.prior(),
-            backend,
-            bo,
+            local_seeds(problem),
+            run,
         )
     };
     let describe = || {
@@ -202,48 +268,99 @@ fn formulate_and_solve(
             .collect::<Vec<_>>()
     };
     let Some(f) = problem.objective.column_convex() else {
-        let outcome = local()?;
-        return Ok((outcome, describe(), None));
+        let outcome = with_krr_note(problem, local()?);
+        return Ok((outcome, describe()));
     };
     let all: Vec<&dyn PrivacyNotion> = problem.privacy.iter().map(|p| p.as_ref()).collect();
     let (rest, mi): (Vec<_>, Vec<_>) = all.iter().partition(|p| p.column_cone(n).is_some());
     if mi.is_empty() {
-        if let Some(outcome) = solve_by_rays(&all, f, n, backend, bo)? {
-            return Ok((outcome, describe(), None));
+        if let Some(outcome) = solve_by_rays(&all, f, n, run)? {
+            return Ok((outcome, describe()));
         }
         let mut outcome = local()?;
         outcome.notes.push(format!(
             "the column cone has more than {ENUMERATION_LIMIT} extreme rays and exact pricing exists only for mmse-sum under a single ldp or lip constraint; the result is a local optimum"
         ));
-        return Ok((outcome, describe(), None));
+        return Ok((with_krr_note(problem, outcome), describe()));
     }
     // Mutual-information privacy couples the columns: a local optimum, and the optimum without
     // it as a bound.
     let mut outcome = local()?;
-    if let Some(relaxed) = solve_by_rays(&rest, f, n, backend, bo)? {
-        if relaxed.status.is_optimal() {
+    if let Some(relaxed) = solve_by_rays(&rest, f, n, run)? {
+        if relaxed.bound.is_some() {
             outcome.bound = relaxed.bound;
             outcome.notes.push(
                 "bound: the global optimum without the mutual-information constraint (extreme-ray LP)".into(),
             );
         }
     }
-    Ok((outcome, describe(), None))
+    Ok((with_krr_note(problem, outcome), describe()))
 }
 
-/// Check every requested bound on `channel`; repair by mixing with the output distribution when
-/// one is exceeded; fail when no mixture certifies.
+/// The k-RR-like start: the identity mixed with the uniform channel at the smallest weight
+/// that certifies under the problem's constraints (k-RR itself under LDP).
+fn krr_like(problem: &Problem) -> Option<(f64, Channel)> {
+    let n = problem.domain.size();
+    let identity = Channel::from_rows_internal(
+        (0..n)
+            .map(|x| (0..n).map(|y| f64::from(u8::from(x == y))).collect())
+            .collect(),
+    );
+    repair_by_mixing(&problem.privacy, &identity, &vec![1.0 / n as f64; n])
+}
+
+/// Known mechanisms that meet the constraints, as starts for the local method.
+fn local_seeds(problem: &Problem) -> Vec<(String, Channel)> {
+    krr_like(problem)
+        .map(|(t, c)| (format!("k-RR-like mixture (uniform weight {t:.3e})"), c))
+        .into_iter()
+        .collect()
+}
+
+/// Say how the local result compares with the k-RR-like mechanism.
+fn with_krr_note(problem: &Problem, mut outcome: Outcome) -> Outcome {
+    let (Some((_, krr)), Some(rows)) = (krr_like(problem), &outcome.rows) else {
+        return outcome;
+    };
+    let objective = problem.objective.as_ref();
+    let (base, found) = (
+        objective.evaluate(&krr),
+        objective.evaluate(&Channel::from_solver_point(rows.clone()).0),
+    );
+    if base.is_finite() && found.is_finite() && base != 0.0 {
+        let better = match objective.goal() {
+            Goal::Minimize => (base - found) / base.abs(),
+            Goal::Maximize => (found - base) / base.abs(),
+        };
+        outcome.notes.push(format!(
+            "compared with the k-RR-like mechanism (objective {base:.6e}): {:.3}% better",
+            100.0 * better
+        ));
+    }
+    outcome
+}
+
+/// Tie the rows the constraints force equal, check every requested bound on `channel`, and
+/// repair by mixing with a constant row when one is still exceeded; fail when no mixture
+/// certifies.
 fn certify(
     problem: &Problem,
     channel: Channel,
     correction: f64,
 ) -> Result<(Channel, Certificate), SolveError> {
+    let groups = tie_groups(&problem.privacy, channel.inputs());
+    let channel = if groups.is_empty() {
+        channel
+    } else {
+        average_groups(&channel, &groups, problem.domain.prior())
+    };
     let checks = check_all(&problem.privacy, &channel);
     if checks.iter().all(|c| c.holds()) {
         let certificate = Certificate {
             checks,
             all_hold: true,
             cleanup_correction: correction,
+            tied_rows: groups,
             repair: None,
         };
         return Ok((channel, certificate));
@@ -290,6 +407,7 @@ fn certify(
         checks,
         all_hold,
         cleanup_correction: correction,
+        tied_rows: groups,
         repair: Some(repair),
     };
     Ok((repaired, certificate))

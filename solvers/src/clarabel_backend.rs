@@ -154,21 +154,31 @@ impl LpBackend for ClarabelBackend {
         solver.solve();
         let solution = &solver.solution;
         let status = map_status(solution.status);
-        let (x, duals) = if status.has_point() {
+        let (x, duals, cone_duals) = if status.has_point() {
             let duals = rows
                 .origin
                 .iter()
                 .map(|&(row, sign)| sign * solution.z[row])
                 .collect();
-            (solution.x.clone(), duals)
+            // The cone rows come last, three per cone, `-x + s = 0`: the reduced cost of x
+            // loses exactly Clarabel's dual z on them.
+            let first = m - 3 * lp.exp_cones().len();
+            let cone_duals = (0..lp.exp_cones().len())
+                .map(|i| {
+                    let r = first + 3 * i;
+                    [solution.z[r], solution.z[r + 1], solution.z[r + 2]]
+                })
+                .collect();
+            (solution.x.clone(), duals, cone_duals)
         } else {
-            (Vec::new(), Vec::new())
+            (Vec::new(), Vec::new(), Vec::new())
         };
         Ok(LpSolution {
             objective: lp.objective_at(&x),
             status,
             x,
             duals,
+            cone_duals,
             iterations: u64::from(solution.iterations),
         })
     }

@@ -89,6 +89,7 @@ impl LpBackend for HighsBackend {
             status,
             x,
             duals,
+            cone_duals: Vec::new(),
             iterations,
         })
     }

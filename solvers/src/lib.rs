@@ -23,11 +23,13 @@
 //! assert!((solution.x[x] - 1.0).abs() < 1e-7);
 //! ```
 
+mod bound;
 mod clarabel_backend;
 #[cfg(feature = "highs")]
 mod highs_backend;
 mod model;
 
+pub use bound::rigorous_lower_bound;
 pub use clarabel_backend::ClarabelBackend;
 #[cfg(feature = "highs")]
 pub use highs_backend::HighsBackend;
@@ -162,8 +164,12 @@ pub struct LpSolution {
     /// returned no point). Convention: `cost - sum_k duals[k] * a_k` is the vector of reduced
     /// costs that the variable bounds absorb, so `duals[k] >= 0` for `>=` rows and `<= 0` for
     /// `<=` rows at an optimum of the minimization. Dual values of exponential cones are not
-    /// reported.
+    /// reported here but in `cone_duals`.
     pub duals: Vec<f64>,
+    /// One multiplier triple per exponential cone, in the order the cones were added, in the
+    /// dual cone (up to the solver's accuracy): `c - A^T duals - sum_cones cone_duals` is the
+    /// reduced-cost vector. Empty when the backend returned no point or the model has no cones.
+    pub cone_duals: Vec<[f64; 3]>,
     /// Iterations used (simplex or interior-point, as the backend counts them).
     pub iterations: u64,
 }

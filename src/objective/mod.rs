@@ -221,6 +221,38 @@ fn finite(key: &str, v: f64) -> Result<f64, ProblemError> {
     }
 }
 
+/// As [`objective_profile`], with the parameters of `spec` where it is one of the profiled
+/// objectives (the `weight` of `mmse-sum`; the `users` and `distribution` of
+/// `inversion-mse`), so that the profile agrees with the problem's own objective.
+pub fn objective_profile_for(
+    channel: &Channel,
+    domain: &Domain,
+    spec: &ObjectiveSpec,
+) -> BTreeMap<String, f64> {
+    let mut out = objective_profile(channel, domain);
+    if channel.inputs() != domain.size() {
+        return out;
+    }
+    match spec {
+        ObjectiveSpec::MmseSum { .. } | ObjectiveSpec::InversionMse { .. } => {
+            if let Ok(objective) = spec.resolve(domain) {
+                let key = match spec {
+                    ObjectiveSpec::MmseSum { .. } => "mmse-sum",
+                    _ => "inversion-mse",
+                };
+                let v = objective.evaluate(channel);
+                if v.is_finite() {
+                    out.insert(key.into(), v);
+                } else {
+                    out.remove(key);
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
 /// Every objective that applies to any channel over `domain`, evaluated: `mmse-sum` (of the
 /// domain's values, weight 1), `mmse-histogram`, `mutual-information` (nats), and
 /// `inversion-mse` (one user, true distribution = the prior) when the channel is square and

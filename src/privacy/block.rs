@@ -124,6 +124,20 @@ impl PrivacyNotion for BlockLdp {
     }
 
     /// The pairs of the block privacy matrix (eps within, `epsilon_across` or nothing across).
+    /// Within a block at eps = 0 (and across blocks at `epsilon_across = 0`) rows are equal.
+    fn ties(&self, n: usize) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        if self.epsilon == 0.0 {
+            for b in &self.blocks {
+                out.extend(super::tie_all(b));
+            }
+        }
+        if self.epsilon_across == Some(0.0) && self.blocks.len() > 1 {
+            out.extend((1..n).map(|x| (0, x)));
+        }
+        out
+    }
+
     fn column_cone(&self, n: usize) -> Option<ColumnCone> {
         Some(pairs_cone(n, &self.unit_matrix(n)))
     }

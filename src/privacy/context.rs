@@ -83,7 +83,7 @@ pub(crate) fn essential_pairs(e: &[Vec<f64>]) -> Vec<(usize, usize, f64)> {
 
 /// Pairs whose allowed log-ratio exceeds this are not encoded: `e^E` would be past what an LP
 /// solver resolves. They are still checked (and if needed repaired) by certification.
-pub(crate) const MAX_ENCODED_LOG_RATIO: f64 = 30.0;
+pub(crate) const MAX_ENCODED_LOG_RATIO: f64 = crate::formulation::LOOSE_LOG_RATIO;
 
 /// Encode `Q[a][y] <= e^{D[a][b]} Q[b][y]` for the essential pairs of `e`; returns a note on
 /// how many ordered pairs were kept out of the finite ones.
@@ -92,7 +92,7 @@ pub(crate) fn encode_pairs(lp: &mut ChannelLp, e: &[Vec<f64>]) -> String {
         .into_iter()
         .partition(|p| p.2 <= MAX_ENCODED_LOG_RATIO);
     for &(a, b, dist) in &pairs {
-        let factor = dist.exp();
+        let factor = lp.budget(dist).unwrap_or(dist).exp();
         for y in 0..lp.outputs() {
             let (qa, qb) = (lp.q(a, y), lp.q(b, y));
             lp.at_most_times(qa, factor, qb);
@@ -141,6 +141,10 @@ impl PrivacyNotion for ContextLdp {
     fn column_cone(&self, n: usize) -> Option<ColumnCone> {
         Some(pairs_cone(n, &scaled(&self.unit, self.epsilon)))
     }
+
+    fn ties(&self, _n: usize) -> Vec<(usize, usize)> {
+        zero_budget_pairs(&scaled(&self.unit, self.epsilon))
+    }
 }
 
 /// The cone of the essential pairs of `e` (pairs too loose to encode are left to
@@ -152,6 +156,20 @@ pub(crate) fn pairs_cone(n: usize, e: &[Vec<f64>]) -> ColumnCone {
             .into_iter()
             .filter(|p| p.2 <= MAX_ENCODED_LOG_RATIO),
     )
+}
+
+/// Pairs with a zero budget `e[a][b] = 0`: `Q[a][y] <= Q[b][y]` for every y, so the rows are
+/// equal.
+pub(crate) fn zero_budget_pairs(e: &[Vec<f64>]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (a, row) in e.iter().enumerate() {
+        for (b, &v) in row.iter().enumerate() {
+            if a != b && v == 0.0 {
+                out.push((a, b));
+            }
+        }
+    }
+    out
 }
 
 /// `epsilon * unit`; an infinite entry stays infinite (no constraint) even when epsilon is 0.

@@ -1,7 +1,7 @@
 //! Local d-privacy (range-and-frequency-d-privacy-slides.txt): `Q[x][y] <= e^{eps d(x,x')}
 //! Q[x'][y]` for a metric d. A context-aware LDP with privacy matrix `eps * d`.
 
-use super::context::{encode_pairs, matrix_leakage, pairs_cone, scaled};
+use super::context::{encode_pairs, matrix_leakage, pairs_cone, scaled, zero_budget_pairs};
 use super::{Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::domain::{Domain, Positions};
@@ -146,6 +146,10 @@ impl PrivacyNotion for DPrivacy {
 
     fn column_cone(&self, n: usize) -> Option<ColumnCone> {
         Some(pairs_cone(n, &scaled(&self.distances, self.epsilon)))
+    }
+
+    fn ties(&self, _n: usize) -> Vec<(usize, usize)> {
+        zero_budget_pairs(&scaled(&self.distances, self.epsilon))
     }
 }
 

@@ -48,6 +48,15 @@ impl PrivacyNotion for HighLowLdp {
     }
 
     /// `q_s <= e^eps q_x` for every sensitive s and every x.
+    /// At eps = 0, `Q[s][y] <= Q[x][y]` for every y and x: each sensitive row equals every row.
+    fn ties(&self, n: usize) -> Vec<(usize, usize)> {
+        if self.epsilon == 0.0 && !self.sensitive.is_empty() {
+            (0..n).map(|x| (self.sensitive[0], x)).collect()
+        } else {
+            Vec::new()
+        }
+    }
+
     fn column_cone(&self, n: usize) -> Option<ColumnCone> {
         let pairs = self.sensitive.iter().flat_map(|&s| {
             (0..n)

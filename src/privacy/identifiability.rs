@@ -51,6 +51,18 @@ impl PrivacyNotion for Identifiability {
     }
 
     /// `p_a q_a <= e^eps p_b q_b` for a, b in the support.
+    /// At eps = 0, `p_a Q[a][y] <= p_b Q[b][y]` both ways: rows of equal prior are equal.
+    fn ties(&self, _n: usize) -> Vec<(usize, usize)> {
+        if self.epsilon != 0.0 {
+            return Vec::new();
+        }
+        let s = support(&self.prior);
+        super::tie_all(&s)
+            .into_iter()
+            .filter(|&(a, b)| self.prior[a] == self.prior[b])
+            .collect()
+    }
+
     fn column_cone(&self, n: usize) -> Option<ColumnCone> {
         let s = support(&self.prior);
         let mut cone = ColumnCone::orthant(n);

@@ -47,6 +47,15 @@ impl PrivacyNotion for Ldp {
         Some(super::ratio_cone(n, super::all_pairs(&all, self.epsilon)))
     }
 
+    /// 0-LDP: every row is the same.
+    fn ties(&self, n: usize) -> Vec<(usize, usize)> {
+        if self.epsilon == 0.0 {
+            super::tie_all(&(0..n).collect::<Vec<_>>())
+        } else {
+            Vec::new()
+        }
+    }
+
     fn ray_family(&self) -> Option<RayFamily> {
         Some(RayFamily::Staircase {
             epsilon: self.epsilon,

@@ -7,10 +7,10 @@
 //! it is enough to impose it at each listed prior, for every input that any prior in the hull
 //! gives positive mass (DESIGN.md).
 
-use super::{union_support, Check, PrivacyNotion};
+use super::{output_probability_bounds, tie_all, union_support, Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
-use crate::numeric::{log_ratio_up, sum_bounds};
+use crate::numeric::log_ratio_up;
 use crate::rays::{ColumnCone, RayFamily};
 use mechsynth_solvers::Sense;
 
@@ -34,7 +34,7 @@ pub fn lip_leakage(channel: &Channel, priors: &[Vec<f64>]) -> f64 {
     let mut worst: f64 = 0.0;
     for prior in priors {
         for y in 0..channel.outputs() {
-            let (lo, hi) = sum_bounds(prior.iter().enumerate().map(|(x, p)| p * channel.get(x, y)));
+            let (lo, hi) = output_probability_bounds(channel, prior, y);
             for &x in &support {
                 let q = channel.get(x, y);
                 if q == 0.0 && hi == 0.0 {
@@ -64,10 +64,16 @@ impl PrivacyNotion for Lip {
     /// `e^-eps lambda_y <= Q[x][y] <= e^eps lambda_y` (exact, linear).
     fn encode(&self, lp: &mut ChannelLp) -> String {
         let support = union_support(&self.priors);
-        let (up, down) = (self.epsilon.exp(), (-self.epsilon).exp());
+        let Some(budget) = lp.budget(self.epsilon) else {
+            return format!(
+                "{}: eps = {} is too loose to encode; left to certification",
+                self.name, self.epsilon
+            );
+        };
+        let (up, down) = (budget.exp(), (-budget).exp());
         for prior in &self.priors {
             for y in 0..lp.outputs() {
-                let lambda = lp.aux(0.0);
+                let lambda = lp.aux(0.0, 1.0);
                 let mut terms: Vec<_> = (0..lp.inputs())
                     .filter(|&x| prior[x] > 0.0)
                     .map(|x| (lp.q(x, y), -prior[x]))
@@ -105,6 +111,15 @@ impl PrivacyNotion for Lip {
             }
         }
         Some(cone)
+    }
+
+    /// At eps = 0 every row in the support equals the output distribution.
+    fn ties(&self, _n: usize) -> Vec<(usize, usize)> {
+        if self.epsilon == 0.0 {
+            tie_all(&union_support(&self.priors))
+        } else {
+            Vec::new()
+        }
     }
 
     fn ray_family(&self) -> Option<RayFamily> {

@@ -4,7 +4,7 @@
 use super::{Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
-use crate::numeric::{ln_up, sum_bounds};
+use crate::numeric::{div_up, ln_up, sum_bounds};
 use crate::rays::ColumnCone;
 use mechsynth_solvers::Sense;
 
@@ -21,13 +21,25 @@ fn support(prior: &[f64]) -> Vec<usize> {
     (0..prior.len()).filter(|&x| prior[x] > 0.0).collect()
 }
 
-/// Maximal leakage of `channel` from the inputs in the support of `prior`, outward rounded.
+/// Maximal leakage of `channel` from the inputs in the support of `prior` (Issa, Wagner,
+/// Kamath define it over the support), outward rounded, with each row normalized by its exact
+/// sum (bracketed): rows that are all equal on the support leak exactly 0.
 pub fn max_leakage(channel: &Channel, prior: &[f64]) -> f64 {
     let s = support(prior);
+    let Some(&first) = s.first() else {
+        return 0.0;
+    };
+    if s.iter().all(|&x| channel.rows()[x] == channel.rows()[first]) {
+        return 0.0;
+    }
     let maxima =
         (0..channel.outputs()).map(|y| s.iter().map(|&x| channel.get(x, y)).fold(0.0, f64::max));
     let (_, hi) = sum_bounds(maxima);
-    ln_up(hi).max(0.0)
+    let smallest_row = s
+        .iter()
+        .map(|&x| sum_bounds(channel.rows()[x].iter().copied()).0)
+        .fold(f64::INFINITY, f64::min);
+    ln_up(div_up(hi, smallest_row)).max(0.0)
 }
 
 impl PrivacyNotion for MaxLeakage {
@@ -46,22 +58,47 @@ impl PrivacyNotion for MaxLeakage {
     /// One auxiliary `t_y >= Q[x][y]` per column and `sum_y t_y <= e^eps` (exact).
     fn encode(&self, lp: &mut ChannelLp) -> String {
         let s = support(&self.prior);
+        // sum_y max_x Q[x][y] <= m always, so a budget of ln(m) or more is no constraint.
+        let budget = lp
+            .budget(self.epsilon)
+            .filter(|b| *b < (lp.outputs() as f64).ln());
+        let Some(budget) = budget else {
+            return format!(
+                "max-leakage: eps = {} allows every channel on {} outputs; nothing to encode",
+                self.epsilon,
+                lp.outputs()
+            );
+        };
         let mut total = Vec::new();
         for y in 0..lp.outputs() {
-            let t = lp.aux(0.0);
+            let t = lp.aux(0.0, 1.0);
             for &x in &s {
                 let q = lp.q(x, y);
                 lp.at_most_times(q, 1.0, t);
             }
             total.push((t, 1.0));
         }
-        lp.constrain(total, Sense::Le, self.epsilon.exp());
+        lp.constrain(total, Sense::Le, budget.exp());
         "max-leakage: one auxiliary column maximum per output (exact)".into()
+    }
+
+    /// At eps = 0, `sum_y max_x Q[x][y] = 1` forces every row in the support to be equal.
+    fn ties(&self, _n: usize) -> Vec<(usize, usize)> {
+        if self.epsilon == 0.0 {
+            super::tie_all(&support(&self.prior))
+        } else {
+            Vec::new()
+        }
     }
 
     /// Lifted by the column maximum `t >= q_x`, coupled by `sum_y t_y <= e^eps`.
     fn column_cone(&self, n: usize) -> Option<ColumnCone> {
         let mut cone = ColumnCone::orthant(n);
+        // sum_y max_x Q[x][y] <= sum_y sum_x Q[x][y] = n: a budget of ln(n) constrains nothing
+        // (and e^eps far beyond it only hurts the master LP's conditioning).
+        if self.epsilon >= (n as f64).ln() {
+            return Some(cone);
+        }
         cone.aux = 1;
         for x in support(&self.prior) {
             cone.rows.push(vec![(n, 1.0), (x, -1.0)]);

@@ -26,7 +26,7 @@ pub use max_leakage::{max_leakage, MaxLeakage};
 pub use mutual_information::{
     mutual_information_down, mutual_information_up, MutualInformationPrivacy,
 };
-pub use spec::{check_epsilon, PrivacySpec, Symbol, NOTION_NAMES};
+pub use spec::{check_epsilon, PrivacySpec, Symbol, MAX_EPSILON, NOTION_NAMES};
 
 use crate::channel::Channel;
 use crate::domain::Domain;
@@ -71,6 +71,13 @@ pub trait PrivacyNotion: Debug + Send + Sync {
     /// coordinates and coupling rows (see [`crate::rays`]); `None` when the notion is not
     /// polyhedral and column-wise (mutual information).
     fn column_cone(&self, n: usize) -> Option<ColumnCone>;
+
+    /// Pairs of inputs `(a, b)` whose rows this notion forces to be equal, in every channel
+    /// it allows (e.g. every pair under 0-LDP: `Q[a][y] <= Q[b][y]` for all y with both rows
+    /// summing to 1 gives equality). Certification makes such rows exactly equal.
+    fn ties(&self, _n: usize) -> Vec<(usize, usize)> {
+        Vec::new()
+    }
 
     /// The cone's extreme rays as a family known in closed form (LDP: staircase patterns;
     /// LIP with one full-support prior: box-hyperplane vertices), when it is one.
@@ -153,9 +160,14 @@ pub(crate) fn encode_envelope(
     upper_set: &[usize],
 ) {
     use mechsynth_solvers::Sense;
-    let factor = epsilon.exp();
+    let Some(budget) = lp.budget(epsilon) else {
+        return;
+    };
+    let factor = budget.exp();
+    // l_y <= w_x Q[x][y] <= max_x w_x for any x in the (non-empty) lower set.
+    let top = weights.iter().copied().fold(0.0, f64::max);
     for y in 0..lp.outputs() {
-        let l = lp.aux(0.0);
+        let l = lp.aux(0.0, top);
         for &x in lower_set {
             let q = lp.q(x, y);
             lp.constrain(vec![(q, weights[x]), (l, -1.0)], Sense::Ge, 0.0);
@@ -168,7 +180,8 @@ pub(crate) fn encode_envelope(
 }
 
 /// `max over columns of ln(max_{x in upper} w_x Q[x][y] / min_{x in lower} w_x Q[x][y])`,
-/// outward rounded, floored at 0: the leakage of the envelope constraint above.
+/// outward rounded, floored at 0: the leakage of the envelope constraint above. A column whose
+/// extremes are the same weighted entry (equal weight and equal value) contributes exactly 0.
 pub(crate) fn envelope_leakage(
     channel: &Channel,
     weights: &[f64],
@@ -176,7 +189,28 @@ pub(crate) fn envelope_leakage(
     upper_set: &[usize],
 ) -> f64 {
     let mut worst: f64 = 0.0;
+    let key = |x: usize, y: usize| (weights[x], channel.get(x, y));
     for y in 0..channel.outputs() {
+        let top = upper_set
+            .iter()
+            .map(|&x| key(x, y))
+            .max_by(|a, b| (a.0 * a.1).total_cmp(&(b.0 * b.1)));
+        let bottom = lower_set
+            .iter()
+            .map(|&x| key(x, y))
+            .min_by(|a, b| (a.0 * a.1).total_cmp(&(b.0 * b.1)));
+        let (Some(top), Some(bottom)) = (top, bottom) else {
+            continue;
+        };
+        // Every upper entry equals every lower one exactly: the ratio is 1.
+        let all_equal = upper_set
+            .iter()
+            .chain(lower_set)
+            .all(|&x| key(x, y) == top)
+            && top == bottom;
+        if all_equal {
+            continue;
+        }
         let hi = upper_set
             .iter()
             .map(|&x| mul_up(weights[x], channel.get(x, y)))
@@ -190,6 +224,34 @@ pub(crate) fn envelope_leakage(
         }
     }
     worst
+}
+
+/// A bracket `[lo, hi]` of the output probability `lambda_y = sum_x p_x Q[x][y] / sum_x p_x`
+/// (the prior normalized exactly), intersected with the range of the column over the prior's
+/// support, of which `lambda_y` is a convex combination: a column that is constant on the
+/// support gives its value exactly.
+pub(crate) fn output_probability_bounds(channel: &Channel, prior: &[f64], y: usize) -> (f64, f64) {
+    let support = prior.iter().enumerate().filter(|(_, p)| **p > 0.0);
+    let (min, max) = support
+        .clone()
+        .map(|(x, _)| channel.get(x, y))
+        .fold((f64::INFINITY, 0.0f64), |(a, b), q| (a.min(q), b.max(q)));
+    if min == max || min > max {
+        return (min.min(max), max);
+    }
+    let (mass_lo, mass_hi) =
+        crate::numeric::sum_bounds(support.clone().map(|(x, p)| p * channel.get(x, y)));
+    let (total_lo, total_hi) = crate::numeric::sum_bounds(support.map(|(_, p)| *p));
+    let lo = crate::numeric::div_down(mass_lo, total_hi).max(min);
+    let hi = crate::numeric::div_up(mass_hi, total_lo).min(max);
+    (lo, hi)
+}
+
+/// Every ordered pair of distinct members of `set` (as ties).
+pub(crate) fn tie_all(set: &[usize]) -> Vec<(usize, usize)> {
+    set.iter()
+        .flat_map(|&a| set.iter().filter(move |&&b| b > a).map(move |&b| (a, b)))
+        .collect()
 }
 
 /// Upper bound on `w * q` for `w, q >= 0` (exact when `w == 1`).

@@ -1,10 +1,10 @@
 //! Mutual-information privacy: `I(X;Y) <= eps` nats under the prior (context-aware-lip.txt,
 //! Section III). Convex in the channel for a fixed prior; encoded with exponential cones.
 
-use super::{Check, PrivacyNotion};
+use super::{output_probability_bounds, tie_all, Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
-use crate::numeric::{div_down, div_up, sum_bounds};
+use crate::numeric::{div_down, div_up};
 use crate::rays::ColumnCone;
 use mechsynth_solvers::Sense;
 
@@ -38,7 +38,7 @@ pub fn mutual_information_up(channel: &Channel, prior: &[f64]) -> f64 {
     let mut magnitude = 0.0;
     let mut terms = 0usize;
     for y in 0..channel.outputs() {
-        let (lo, _) = sum_bounds(prior.iter().enumerate().map(|(x, p)| p * channel.get(x, y)));
+        let (lo, _) = output_probability_bounds(channel, prior, y);
         for (x, &p) in prior.iter().enumerate() {
             let q = channel.get(x, y);
             if p == 0.0 || q == 0.0 {
@@ -58,6 +58,9 @@ pub fn mutual_information_up(channel: &Channel, prior: &[f64]) -> f64 {
             terms += 1;
         }
     }
+    if magnitude == 0.0 {
+        return 0.0;
+    }
     let error = (terms as f64 + 2.0) * f64::EPSILON * magnitude;
     (total + error).next_up().max(0.0)
 }
@@ -68,7 +71,7 @@ pub fn mutual_information_down(channel: &Channel, prior: &[f64]) -> f64 {
     let mut magnitude = 0.0;
     let mut terms = 0usize;
     for y in 0..channel.outputs() {
-        let (_, hi) = sum_bounds(prior.iter().enumerate().map(|(x, p)| p * channel.get(x, y)));
+        let (_, hi) = output_probability_bounds(channel, prior, y);
         for (x, &p) in prior.iter().enumerate() {
             let q = channel.get(x, y);
             if p == 0.0 || q == 0.0 {
@@ -109,7 +112,7 @@ impl PrivacyNotion for MutualInformationPrivacy {
         let support: Vec<usize> = (0..lp.inputs()).filter(|&x| self.prior[x] > 0.0).collect();
         let mut budget = Vec::new();
         for y in 0..lp.outputs() {
-            let lambda = lp.aux(0.0);
+            let lambda = lp.aux(0.0, 1.0);
             let mut terms: Vec<_> = support
                 .iter()
                 .map(|&x| (lp.q(x, y), -self.prior[x]))
@@ -117,13 +120,16 @@ impl PrivacyNotion for MutualInformationPrivacy {
             terms.push((lambda, 1.0));
             lp.constrain(terms, Sense::Eq, 0.0);
             for &x in &support {
-                let minus_t = lp.aux(f64::NEG_INFINITY);
+                // -t = Q ln(lambda / Q) lies in [ln p_x, 1/e] for every feasible channel
+                // (p_x Q <= lambda <= 1).
+                let minus_t = lp.aux(self.prior[x].ln() - 1.0, 1.0);
                 let q = lp.q(x, y);
                 lp.exp_cone(minus_t, q, lambda);
                 budget.push((minus_t, self.prior[x]));
             }
         }
-        lp.constrain(budget, Sense::Ge, -self.epsilon);
+        let eps = self.epsilon * (1.0 - lp.margin());
+        lp.constrain(budget, Sense::Ge, -eps);
         format!(
             "mutual-information: {} exponential cones (exact, convex; clarabel only)",
             support.len() * lp.outputs()
@@ -132,6 +138,18 @@ impl PrivacyNotion for MutualInformationPrivacy {
 
     fn column_cone(&self, _n: usize) -> Option<ColumnCone> {
         None
+    }
+
+    /// At eps = 0, X and Y are independent: every row in the support is the same.
+    fn ties(&self, _n: usize) -> Vec<(usize, usize)> {
+        if self.epsilon == 0.0 {
+            let support: Vec<usize> = (0..self.prior.len())
+                .filter(|&x| self.prior[x] > 0.0)
+                .collect();
+            tie_all(&support)
+        } else {
+            Vec::new()
+        }
     }
 }
 

@@ -46,6 +46,16 @@ fn normalized(mut z: Vec<f64>) -> Vec<f64> {
 /// The extreme rays of `{z >= 0 : row . z >= 0 for every row}` (lifted columns, each normalized
 /// to sum 1), or `None` when an intermediate ray set exceeds `limit`.
 pub fn enumerate_rays(cone: &ColumnCone, limit: usize) -> Option<Vec<Vec<f64>>> {
+    enumerate_rays_until(cone, limit, None)
+}
+
+/// As [`enumerate_rays`], also giving up (`None`) once `deadline` has passed.
+pub fn enumerate_rays_until(
+    cone: &ColumnCone,
+    limit: usize,
+    deadline: Option<std::time::Instant>,
+) -> Option<Vec<Vec<f64>>> {
+    let past = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
     let d = cone.dim();
     let total = d + cone.rows.len();
     let mut rays: Vec<Ray> = (0..d)
@@ -75,6 +85,9 @@ pub fn enumerate_rays(cone: &ColumnCone, limit: usize) -> Option<Vec<Vec<f64>>> 
         let negative: Vec<usize> = (0..rays.len()).filter(|&i| values[i] < 0.0).collect();
         let mut created = Vec::new();
         for &i in &positive {
+            if past() {
+                return None;
+            }
             for &j in &negative {
                 let common = rays[i].tight.and(&rays[j].tight);
                 if common.count() + 2 < d {

@@ -11,7 +11,7 @@
 mod double_description;
 mod special;
 
-pub use double_description::enumerate_rays;
+pub use double_description::{enumerate_rays, enumerate_rays_until};
 pub use special::{lip_vertices, staircase_rays};
 
 /// A cone whose extreme rays are known in closed form.

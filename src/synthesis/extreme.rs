@@ -6,11 +6,12 @@ use super::master::{
     channel_rows, dual_bound, purify, reduced_value, solve_master, Columns, MasterSolution,
 };
 use super::pricing::{price_lip_box, price_staircase, Priced};
-use super::{Method, Outcome, Status};
+use super::{Method, Outcome, Run, Status};
 use crate::objective::ColumnConvex;
 use crate::privacy::PrivacyNotion;
-use crate::rays::{enumerate_rays, ColumnCone, RayFamily};
-use mechsynth_solvers::{BackendError, LpBackend, LpStatus, SolveOptions};
+use crate::rays::{enumerate_rays_until, ColumnCone, RayFamily};
+use mechsynth_solvers::{BackendError, LpStatus};
+use std::time::Instant;
 
 /// Largest number of rays enumerated (LDP at n = 17 has 2^17 - 1).
 pub const ENUMERATION_LIMIT: usize = 1 << 17;
@@ -58,8 +59,7 @@ pub fn solve_by_rays(
     privacy: &[&dyn PrivacyNotion],
     f: &dyn ColumnConvex,
     n: usize,
-    backend: &dyn LpBackend,
-    options: &SolveOptions,
+    run: &Run,
 ) -> Result<Option<Outcome>, BackendError> {
     let Some(cone) = combined_cone(privacy, n) else {
         return Ok(None);
@@ -70,13 +70,21 @@ pub fn solve_by_rays(
     };
     let (rays, source) = match &family {
         Some(fam) => (fam.enumerate(n, ENUMERATION_LIMIT), fam.name()),
-        None => (
-            enumerate_rays(&cone, ENUMERATION_LIMIT),
-            "double description",
-        ),
+        None => {
+            run.progress("enumerating the extreme rays of the column cone (double description)");
+            (
+                enumerate_rays_until(&cone, ENUMERATION_LIMIT, Some(run.deadline())),
+                "double description",
+            )
+        }
     };
     if let Some(rays) = rays {
-        return enumerated(&cone, f, rays, source, backend, options).map(Some);
+        return enumerated(&cone, f, rays, source, run).map(Some);
+    }
+    if run.expired() {
+        return Ok(Some(timed_out(
+            "the time limit passed while enumerating extreme rays",
+        )));
     }
     match (family, f.quadratic_ratio()) {
         (Some(fam), Some((a, p))) => {
@@ -86,9 +94,22 @@ pub fn solve_by_rays(
                 }
             }
             let pricer = Pricer::Family { family: &fam, a, p };
-            column_generation(&cone, f, &pricer, backend, options).map(Some)
+            column_generation(&cone, f, &pricer, run).map(Some)
         }
         _ => Ok(None),
+    }
+}
+
+/// No channel: the time limit passed before the method had a point.
+fn timed_out(note: &str) -> Outcome {
+    Outcome {
+        method: Method::ExtremeRayLp,
+        status: Status::Solver(LpStatus::TimeLimit),
+        iterations: 0,
+        rows: None,
+        bound: None,
+        notes: vec![note.into()],
+        solver_objective: None,
     }
 }
 
@@ -97,6 +118,10 @@ pub fn solve_by_rays(
 fn gap_closed(bound_total: Option<f64>, total: f64) -> bool {
     bound_total.is_some_and(|b| b - total <= CG_GAP_TOLERANCE * total.abs().max(1.0))
 }
+
+/// Relative slack added to a dual bound computed in floating point: the few hundred
+/// roundings in `mu . 1 + nu . rhs + (eta . 1) delta` and in each `g(r)` stay far below it.
+const BOUND_ROUNDING_SLACK: f64 = 1e-12;
 
 fn outcome_from(
     cone: &ColumnCone,
@@ -132,8 +157,14 @@ fn outcome_from(
         status,
         iterations: lp.iterations,
         rows,
-        bound: bound_total.map(|v| f.offset() + f.scale() * v),
+        bound: bound_total.map(|v| {
+            let v = v + BOUND_ROUNDING_SLACK * (v.abs() + 1.0);
+            let b = f.offset() + f.scale() * v;
+            // The bound is on the side the goal needs: widen it outwards.
+            b + b.abs().max(1.0) * BOUND_ROUNDING_SLACK * f.scale().signum()
+        }),
         notes,
+        solver_objective: None,
     }
 }
 
@@ -142,8 +173,7 @@ fn enumerated(
     f: &dyn ColumnConvex,
     rays: Vec<Vec<f64>>,
     source: &str,
-    backend: &dyn LpBackend,
-    options: &SolveOptions,
+    run: &Run,
 ) -> Result<Outcome, BackendError> {
     let ones = vec![1.0; cone.n];
     let mut columns = Columns::default();
@@ -158,13 +188,13 @@ fn enumerated(
     let count = columns.z.len();
     let constant_fits = cone.aux == 0 && cone.contains(&ones, 0.0);
     if count > DIRECT_MASTER_LIMIT && constant_fits {
-        let mut outcome = column_generation(cone, f, &Pricer::Scan(&columns), backend, options)?;
+        let mut outcome = column_generation(cone, f, &Pricer::Scan(&columns), run)?;
         outcome
             .notes
             .insert(0, format!("{count} extreme rays ({source})"));
         return Ok(outcome);
     }
-    let master = solve_master(cone, &columns, backend, options)?;
+    let master = solve_master(cone, &columns, run.backend, &run.backend_options())?;
     let bound = master.lp.status.has_point().then(|| {
         let delta = (0..count)
             .map(|i| {
@@ -225,9 +255,9 @@ fn column_generation(
     cone: &ColumnCone,
     f: &dyn ColumnConvex,
     pricer: &Pricer,
-    backend: &dyn LpBackend,
-    options: &SolveOptions,
+    run: &Run,
 ) -> Result<Outcome, BackendError> {
+    let started = Instant::now();
     let mut columns = Columns::default();
     // The constant column keeps the first master feasible (the constant channel).
     let start = match pricer {
@@ -240,7 +270,7 @@ fn column_generation(
     let mut rounds = 0;
     loop {
         rounds += 1;
-        let master = solve_master(cone, &columns, backend, options)?;
+        let master = solve_master(cone, &columns, run.backend, &run.backend_options())?;
         let usable = matches!(
             master.lp.status,
             LpStatus::Optimal | LpStatus::OptimalReducedAccuracy
@@ -272,15 +302,32 @@ fn column_generation(
             .take(CG_BATCH)
             .collect();
         let done = gap <= CG_GAP_TOLERANCE * master.total.abs().max(1.0) || fresh.is_empty();
-        if done || rounds >= CG_MAX_ROUNDS {
+        if started.elapsed().as_secs_f64() > 1.0 {
+            run.progress(&format!(
+                "column generation round {rounds}: master {:.9e}, bound {:.9e}, gap {:.2e}",
+                f.offset() + f.scale() * master.total,
+                f.offset() + f.scale() * best_bound,
+                gap.max(0.0) * f.scale().abs()
+            ));
+        }
+        let capped = rounds >= CG_MAX_ROUNDS;
+        let expired = run.expired();
+        if done || capped || expired {
             let how = match pricer {
                 Pricer::Family { family, .. } => format!("exact pricing over {}", family.name()),
                 Pricer::Scan(all) => format!("pricing by scanning all {} rays", all.z.len()),
             };
+            let stop = if done {
+                "converged"
+            } else if capped {
+                "stopped at the round limit"
+            } else {
+                "stopped at the time limit"
+            };
             let notes = vec![format!(
-                "{rounds} rounds, {} columns in the master, {how}; certified gap {:.1e}",
+                "{rounds} rounds ({stop}), {} columns in the master, {how}; gap of the master to its dual bound {:.1e}",
                 columns.z.len(),
-                gap.max(0.0)
+                gap.max(0.0) * f.scale().abs()
             )];
             return Ok(outcome_from(
                 cone,

@@ -5,14 +5,14 @@
 //! chosen by Brent's method (argmin) on the segment towards the oracle's vertex. Every iterate is
 //! feasible; the result is a local optimum, reported as such.
 
-use super::{Method, Outcome, Status};
+use super::{Method, Outcome, Run, Status};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
 use crate::objective::{Goal, Objective};
 use crate::privacy::PrivacyNotion;
 use argmin::core::{CostFunction, Executor};
 use argmin::solver::brent::BrentOpt;
-use mechsynth_solvers::{BackendError, LpBackend, LpStatus, SolveOptions};
+use mechsynth_solvers::{BackendError, LpStatus};
 use rand::{Rng, SeedableRng};
 
 /// Number of starts: the Hamming-loss optimum and this many random linear costs' optima.
@@ -41,8 +41,7 @@ fn feasible(privacy: &[Box<dyn PrivacyNotion>], n: usize) -> ChannelLp {
 fn oracle(
     base: &ChannelLp,
     cost: &[Vec<f64>],
-    backend: &dyn LpBackend,
-    options: &SolveOptions,
+    run: &Run,
 ) -> Result<Result<Channel, LpStatus>, BackendError> {
     let mut lp = base.clone();
     for (x, row) in cost.iter().enumerate() {
@@ -50,7 +49,7 @@ fn oracle(
             lp.set_entry_cost(x, y, if c.is_finite() { *c } else { 0.0 });
         }
     }
-    let s = backend.solve(lp.program(), options)?;
+    let s = run.backend.solve(lp.program(), &run.backend_options())?;
     if !s.status.has_point() {
         return Ok(Err(s.status));
     }
@@ -100,8 +99,7 @@ fn descend(
     objective: &dyn Objective,
     base: &ChannelLp,
     start: Channel,
-    backend: &dyn LpBackend,
-    options: &SolveOptions,
+    run: &Run,
 ) -> Result<Channel, BackendError> {
     let sign = match objective.goal() {
         Goal::Minimize => 1.0,
@@ -109,6 +107,9 @@ fn descend(
     };
     let mut current = start;
     for _ in 0..FW_ITERATIONS {
+        if run.expired() {
+            break;
+        }
         let Some(grad) = objective.gradient(&current) else {
             break;
         };
@@ -116,7 +117,7 @@ fn descend(
             .iter()
             .map(|r| r.iter().map(|g| sign * g).collect())
             .collect();
-        let Ok(vertex) = oracle(base, &cost, backend, options)? else {
+        let Ok(vertex) = oracle(base, &cost, run)? else {
             break;
         };
         let gap: f64 = cost
@@ -169,13 +170,15 @@ fn descend(
     Ok(current)
 }
 
-/// The best local optimum over several starts.
+/// The best local optimum over several starts: the given `seeds` (known mechanisms that meet
+/// the constraints, e.g. k-RR and the problem's closed forms, already certified by the
+/// caller), the Hamming-loss optimum, and random vertices of the feasible set.
 pub fn solve_locally(
     privacy: &[Box<dyn PrivacyNotion>],
     objective: &dyn Objective,
     prior: &[f64],
-    backend: &dyn LpBackend,
-    options: &SolveOptions,
+    seeds: Vec<(String, Channel)>,
+    run: &Run,
 ) -> Result<Outcome, BackendError> {
     let n = prior.len();
     let base = feasible(privacy, n);
@@ -199,11 +202,23 @@ pub fn solve_locally(
         Goal::Minimize => 1.0,
         Goal::Maximize => -1.0,
     };
-    let mut best: Option<(f64, Channel)> = None;
-    let mut starts = 0;
-    for cost in &costs {
-        let start = match oracle(&base, cost, backend, options)? {
-            Ok(c) => c,
+    let mut starts: Vec<(String, Channel)> = seeds
+        .into_iter()
+        .filter(|(_, c)| c.inputs() == n && c.outputs() == n)
+        .collect();
+    for (i, cost) in costs.iter().enumerate() {
+        if run.expired() && !starts.is_empty() {
+            break;
+        }
+        match oracle(&base, cost, run)? {
+            Ok(c) => starts.push((
+                if i == 0 {
+                    "Hamming-loss optimum".into()
+                } else {
+                    format!("random vertex {i}")
+                },
+                c,
+            )),
             Err(status) => {
                 return Ok(Outcome {
                     method: Method::Local,
@@ -212,25 +227,44 @@ pub fn solve_locally(
                     rows: None,
                     bound: None,
                     notes: vec!["the feasible set could not be sampled".into()],
+                    solver_objective: None,
                 })
             }
-        };
-        starts += 1;
-        let end = descend(objective, &base, start, backend, options)?;
-        let value = sign * objective.evaluate(&end);
-        if best.as_ref().is_none_or(|(v, _)| value < *v) {
-            best = Some((value, end));
         }
     }
-    let (_, channel) = best.expect("at least one start");
+    let mut best: Option<(f64, String, Channel)> = None;
+    let total = starts.len();
+    let mut done = 0;
+    for (k, (name, start)) in starts.into_iter().enumerate() {
+        if run.expired() && best.is_some() {
+            break;
+        }
+        run.progress(&format!("local search: start {} of {total} ({name})", k + 1));
+        let end = descend(objective, &base, start, run)?;
+        done += 1;
+        let value = sign * objective.evaluate(&end);
+        let better = match &best {
+            None => true,
+            Some((v, _, _)) => value < *v || (v.is_nan() && !value.is_nan()),
+        };
+        if better {
+            best = Some((value, name, end));
+        }
+    }
+    let (_, from, channel) = best.expect("at least one start");
+    let mut notes = vec![format!(
+        "Frank-Wolfe from {done} of {total} starts (known mechanisms, the Hamming-loss optimum, random vertices), Brent line search; the best started from {from}"
+    )];
+    if run.expired() {
+        notes.push("the time limit cut the local search short".into());
+    }
     Ok(Outcome {
         method: Method::Local,
         status: Status::LocalOptimum,
-        iterations: starts,
+        iterations: done as u64,
         rows: Some(channel.rows().to_vec()),
         bound: None,
-        notes: vec![format!(
-            "Frank-Wolfe from {starts} starts (Hamming-loss optimum and random vertices), Brent line search"
-        )],
+        notes,
+        solver_objective: None,
     })
 }

@@ -3,13 +3,17 @@
 //! enumerated or by column generation), or locally.
 
 mod extreme;
+mod linear;
 mod local;
 mod master;
 mod pricing;
+mod run;
 
 pub use extreme::{combined_cone, solve_by_rays, CG_GAP_TOLERANCE, ENUMERATION_LIMIT};
+pub use linear::solve_linear;
 pub use local::{solve_locally, LOCAL_RANDOM_STARTS};
 pub use pricing::{price_lip_box, price_staircase, Priced};
+pub use run::{ProgressSink, Run};
 
 use mechsynth_solvers::LpStatus;
 use serde::{Serialize, Serializer};
@@ -58,16 +62,20 @@ impl Serialize for Method {
 /// What a solve proved about its channel.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Status {
-    /// Globally optimal: the backend proved optimality of an exact formulation.
+    /// A certified channel whose objective is within the stated gap of a rigorous bound on
+    /// the optimum.
     Optimal,
-    /// The best of several local optima; no global guarantee.
+    /// A certified channel, but the gap to the bound is not closed (or there is no bound).
+    Feasible,
+    /// The best of several local optima (a certified channel, gap not closed); the method
+    /// has no global guarantee.
     LocalOptimum,
-    /// The backend's status when it is anything but optimal.
+    /// No channel: the backend's status (infeasible, unbounded, stopped without a point).
     Solver(LpStatus),
 }
 
 impl Status {
-    /// Whether the channel is proven globally optimal.
+    /// Whether the channel is certified optimal within the stated gap.
     pub fn is_optimal(&self) -> bool {
         *self == Status::Optimal
     }
@@ -86,6 +94,7 @@ impl fmt::Display for Status {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Status::Optimal => f.write_str("optimal"),
+            Status::Feasible => f.write_str("feasible"),
             Status::LocalOptimum => f.write_str("local-optimum"),
             Status::Solver(s) => write!(f, "{s}"),
         }
@@ -102,7 +111,7 @@ impl PartialEq<LpStatus> for Status {
     fn eq(&self, other: &LpStatus) -> bool {
         match self {
             Status::Optimal => other.is_optimal(),
-            Status::LocalOptimum => false,
+            Status::Feasible | Status::LocalOptimum => false,
             Status::Solver(s) => s == other,
         }
     }
@@ -123,4 +132,6 @@ pub struct Outcome {
     pub bound: Option<f64>,
     /// What the method did, for the report.
     pub notes: Vec<String>,
+    /// The backend's own objective value for its point (single-program methods).
+    pub solver_objective: Option<f64>,
 }

@@ -12,9 +12,13 @@ pub struct AuditArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
+    /// Exit 5 also when a constraint holds only up to floating-point rounding.
+    #[arg(long)]
+    strict: bool,
 }
 
-/// Run `audit`; exit code 5 when a stated constraint does not hold.
+/// Run `audit`; exit code 5 when a stated constraint is violated (with `--strict`, also when
+/// it holds only up to rounding).
 pub fn run(args: AuditArgs) -> Result<u8> {
     let spec = AuditSpec::load(&args.file)?;
     let report = audit(&spec)?;
@@ -24,7 +28,13 @@ pub fn run(args: AuditArgs) -> Result<u8> {
     let text = match args.format {
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
         Format::Table => report.to_table(),
+        Format::Csv => report.to_csv(),
     };
     emit(&text, None)?;
-    Ok(if report.all_hold { 0 } else { 5 })
+    let holds = if args.strict {
+        report.all_certified
+    } else {
+        report.all_hold
+    };
+    Ok(if holds { 0 } else { 5 })
 }

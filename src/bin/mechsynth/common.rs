@@ -12,6 +12,8 @@ pub enum Format {
     Table,
     /// One JSON document.
     Json,
+    /// Comma-separated values, full precision.
+    Csv,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -94,4 +96,23 @@ pub fn emit(text: &str, output: Option<&Path>) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Progress messages on stderr, from two seconds into the run, at most twice a second.
+pub fn stderr_progress() -> mechsynth::synthesis::ProgressSink {
+    use std::sync::Mutex;
+    use std::time::{Duration, Instant};
+    let start = Instant::now();
+    let last = Mutex::new(None::<Instant>);
+    std::sync::Arc::new(move |message: &str| {
+        if start.elapsed() < Duration::from_secs(2) {
+            return;
+        }
+        let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+        if last.is_some_and(|t| t.elapsed() < Duration::from_millis(500)) {
+            return;
+        }
+        *last = Some(Instant::now());
+        eprintln!("[{:>6.1} s] {message}", start.elapsed().as_secs_f64());
+    })
 }

@@ -1,7 +1,8 @@
 //! `mechsynth solve`: the optimal certified channel of a problem file.
 
-use crate::common::{backend_of, check_output_path, emit, Format, Solver, UsageError};
+use crate::common::{backend_of, check_output_path, emit, stderr_progress, Format, Solver, UsageError};
 use anyhow::{bail, Result};
+use mechsynth::solve::GapTolerance;
 use mechsynth::synthesis::Status;
 use mechsynth::{solve, LpStatus, Problem, ProblemSpec, SolveOptions};
 use std::path::PathBuf;
@@ -10,7 +11,7 @@ use std::path::PathBuf;
 pub struct SolveArgs {
     /// The problem file (TOML).
     file: PathBuf,
-    /// Output format.
+    /// Output format: a table (6 significant digits), JSON or CSV (full precision).
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
     /// Override the epsilon of every privacy constraint.
@@ -25,18 +26,23 @@ pub struct SolveArgs {
     /// Allow -o to replace an existing file (never the problem file itself).
     #[arg(long)]
     force: bool,
-    /// Time limit for the backend, in seconds.
+    /// Time limit for the whole solve, in seconds.
     #[arg(long, default_value_t = 600.0)]
     time_limit: f64,
+    /// Relative gap to the rigorous bound below which the channel counts as optimal (plus
+    /// 1e-9 absolute).
+    #[arg(long, default_value_t = GapTolerance::DEFAULT.relative)]
+    gap: f64,
 }
 
 /// Run `solve`; the exit code follows the status (see the crate README).
 pub fn run(args: SolveArgs) -> Result<u8> {
     let mut spec = ProblemSpec::load(&args.file)?;
     if let Some(e) = args.epsilon {
-        if !(e.is_finite() && e >= 0.0) {
+        if !(e.is_finite() && (0.0..=mechsynth::privacy::MAX_EPSILON).contains(&e)) {
             bail!(UsageError(format!(
-                "invalid `--epsilon` = {e}: epsilon must be a finite number >= 0"
+                "invalid `--epsilon` = {e}: epsilon must be a finite number in [0, {}]",
+                mechsynth::privacy::MAX_EPSILON
             )));
         }
         spec.set_epsilon(e);
@@ -47,6 +53,12 @@ pub fn run(args: SolveArgs) -> Result<u8> {
             args.time_limit
         )));
     }
+    if !(args.gap.is_finite() && (0.0..1.0).contains(&args.gap)) {
+        bail!(UsageError(format!(
+            "invalid `--gap` = {}: must be a relative gap in [0, 1)",
+            args.gap
+        )));
+    }
     if let Some(out) = &args.output {
         check_output_path(out, &args.file, args.force)?;
     }
@@ -54,9 +66,13 @@ pub fn run(args: SolveArgs) -> Result<u8> {
     for w in &problem.warnings {
         eprintln!("warning: {w}");
     }
-    let backend = backend_of(args.solver);
     let mut options = SolveOptions {
-        backend,
+        backend: backend_of(args.solver),
+        gap: GapTolerance {
+            relative: args.gap,
+            ..GapTolerance::DEFAULT
+        },
+        progress: Some(stderr_progress()),
         ..SolveOptions::default()
     };
     options.backend_options.time_limit_seconds = args.time_limit;
@@ -64,6 +80,7 @@ pub fn run(args: SolveArgs) -> Result<u8> {
     let text = match args.format {
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
         Format::Table => report.to_table(),
+        Format::Csv => report.to_csv(),
     };
     emit(&text, args.output.as_deref())?;
     let code = match &report.status {
@@ -71,15 +88,22 @@ pub fn run(args: SolveArgs) -> Result<u8> {
         Status::Solver(
             LpStatus::Infeasible | LpStatus::Unbounded | LpStatus::InfeasibleOrUnbounded,
         ) => 3,
-        Status::Solver(_) => 4,
+        Status::Feasible | Status::Solver(_) => 4,
     };
-    if code != 0 {
-        eprintln!("solver status: {} (not optimal)", report.status);
-    } else if report.status == Status::LocalOptimum {
-        eprintln!(
+    match (&report.status, &report.gap) {
+        (Status::Feasible, Some(g)) => eprintln!(
+            "status feasible: the certified channel is within {:e} ({:.2e} relative) of the optimum, which is more than the gap tolerance",
+            g.absolute, g.relative
+        ),
+        (Status::Feasible, None) => eprintln!(
+            "status feasible: the channel is certified but no bound on the optimum is known"
+        ),
+        (Status::Solver(s), _) => eprintln!("solver status: {s}; no channel"),
+        (Status::LocalOptimum, _) => eprintln!(
             "note: {} has no global method here; the channel is the best local optimum found",
             report.objective_description
-        );
+        ),
+        _ => {}
     }
     if let Some(e) = &report.expected {
         if !e.matches {

@@ -78,6 +78,9 @@ pub fn run(args: VerifyArgs) -> Result<u8> {
     let rendered = match args.format {
         Format::Json => serde_json::to_string_pretty(&serde_json::Value::Object(out))? + "\n",
         Format::Table => text,
+        Format::Csv => anyhow::bail!(crate::common::UsageError(
+            "invalid `--format` = csv: verify prints a table or JSON".into()
+        )),
     };
     emit(&rendered, None)?;
     Ok(if all_hold { 0 } else { 6 })

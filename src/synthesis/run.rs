@@ -1,0 +1,67 @@
+//! What every method needs while it runs: the backend, its options, the deadline, and where
+//! progress goes.
+
+use mechsynth_solvers::{LpBackend, SolveOptions};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A sink for one-line progress messages (the CLI prints them on stderr).
+pub type ProgressSink = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// The backend and budget of one solve.
+pub struct Run<'a> {
+    /// The LP backend.
+    pub backend: &'a dyn LpBackend,
+    options: SolveOptions,
+    deadline: Instant,
+    progress: Option<ProgressSink>,
+}
+
+impl<'a> Run<'a> {
+    /// A run that must end by `options.time_limit_seconds` from now.
+    pub fn new(
+        backend: &'a dyn LpBackend,
+        options: SolveOptions,
+        progress: Option<ProgressSink>,
+    ) -> Self {
+        let limit = Duration::try_from_secs_f64(options.time_limit_seconds.max(0.0))
+            .unwrap_or(Duration::MAX / 4);
+        let now = Instant::now();
+        let deadline = now.checked_add(limit).unwrap_or(now + Duration::from_secs(1 << 40));
+        Run {
+            backend,
+            options,
+            deadline,
+            progress,
+        }
+    }
+
+    /// Backend options whose time limit is what remains of the run (at least 1 ms).
+    pub fn backend_options(&self) -> SolveOptions {
+        let remaining = self
+            .deadline
+            .saturating_duration_since(Instant::now())
+            .as_secs_f64();
+        SolveOptions {
+            time_limit_seconds: remaining.max(1e-3),
+            ..self.options.clone()
+        }
+    }
+
+    /// Whether the time limit has passed.
+    pub fn expired(&self) -> bool {
+        Instant::now() >= self.deadline
+    }
+
+    /// The deadline.
+    pub fn deadline(&self) -> Instant {
+        self.deadline
+    }
+
+    /// Send a progress message.
+    pub fn progress(&self, message: &str) {
+        if let Some(p) = &self.progress {
+            p(message);
+        }
+    }
+}
