@@ -79,7 +79,10 @@ pub fn average_groups(channel: &Channel, groups: &[Vec<usize>], prior: &[f64]) -
     let mut rows = channel.rows().to_vec();
     let m = channel.outputs();
     for group in groups {
-        let mass: f64 = group.iter().map(|&x| prior.get(x).copied().unwrap_or(0.0)).sum();
+        let mass: f64 = group
+            .iter()
+            .map(|&x| prior.get(x).copied().unwrap_or(0.0))
+            .sum();
         let weight = |x: usize| {
             if mass > 0.0 {
                 prior.get(x).copied().unwrap_or(0.0) / mass

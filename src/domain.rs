@@ -1,7 +1,7 @@
 //! The finite input domain: symbols, optional numeric positions, and the prior.
 
 use crate::error::{show_list, ProblemError};
-use crate::numeric::PRIOR_SUM_TOLERANCE;
+use crate::numeric::{PRIOR_SUM_TOLERANCE, RENORMALIZE_NOTE_THRESHOLD};
 use serde::Serialize;
 
 /// Where the symbols sit, which decides the distances available to metrics and losses.
@@ -32,7 +32,19 @@ pub struct Domain {
 impl Domain {
     /// `n` symbols labelled `0..n-1`, uniform prior.
     pub fn sized(n: usize) -> Result<Self, ProblemError> {
-        check_size("domain.size", n)?;
+        Self::sized_as("domain.size", n)
+    }
+
+    /// As [`Domain::sized`], naming `key` in errors.
+    fn sized_as(key: &str, n: usize) -> Result<Self, ProblemError> {
+        check_size(key, n)?;
+        if n == 0 {
+            return Err(ProblemError::invalid(
+                key,
+                0,
+                "the domain needs at least one symbol",
+            ));
+        }
         Self::labeled((0..n).map(|i| i.to_string()).collect())
     }
 
@@ -41,8 +53,8 @@ impl Domain {
         check_size("domain.labels", labels.len())?;
         if labels.is_empty() {
             return Err(ProblemError::invalid(
-                "domain.size",
-                0,
+                "domain.labels",
+                "[]",
                 "the domain needs at least one symbol",
             ));
         }
@@ -75,11 +87,18 @@ impl Domain {
 
     /// Symbols with numeric values (points on a line); labels are the values.
     pub fn values(values: Vec<f64>) -> Result<Self, ProblemError> {
-        if let Some(v) = values.iter().find(|v| !v.is_finite()) {
+        if let Some((i, v)) = values
+            .iter()
+            .enumerate()
+            .find(|(_, v)| !(v.is_finite() && v.abs() <= crate::numeric::MAX_MAGNITUDE))
+        {
             return Err(ProblemError::invalid(
-                "domain.values",
+                format!("domain.values[{i}]"),
                 v,
-                "values must be finite numbers",
+                format!(
+                    "values must be finite numbers of magnitude at most {:e}; rescale the units",
+                    crate::numeric::MAX_MAGNITUDE
+                ),
             ));
         }
         if values.is_empty() {
@@ -90,7 +109,7 @@ impl Domain {
             ));
         }
         let n = values.len();
-        let mut d = Self::sized(n)?;
+        let mut d = Self::sized_as("domain.values", n)?;
         d.labels = values.iter().map(|v| format!("{v}")).collect();
         d.positions = Positions::Line(values);
         Ok(d)
@@ -114,10 +133,11 @@ impl Domain {
         Ok(d)
     }
 
-    /// Replace the prior; it must have one entry per symbol, be non-negative and sum to 1.
+    /// Replace the prior; it must have one entry per symbol, be non-negative and sum to 1
+    /// within [`PRIOR_SUM_TOLERANCE`]; it is divided by its sum.
     pub fn with_prior(mut self, prior: Vec<f64>) -> Result<Self, ProblemError> {
         validate_prior("domain.prior", &prior, self.size())?;
-        self.prior = prior;
+        self.prior = normalize_prior("domain.prior", &prior).0;
         Ok(self)
     }
 
@@ -222,10 +242,21 @@ pub fn validate_prior(key: &str, prior: &[f64], n: usize) -> Result<(), ProblemE
         return Err(ProblemError::invalid(
             key,
             show_list(prior),
-            format!("entries sum to {sum}, not 1"),
+            format!("entries sum to {sum}, not 1 (within {PRIOR_SUM_TOLERANCE:e})"),
         ));
     }
     Ok(())
+}
+
+/// `prior` divided by its sum, and a warning naming `key` when that changed it by more than
+/// rounding (a prior written with a few digits, e.g. `[0.3333333, 0.3333333, 0.3333333]`).
+pub fn normalize_prior(key: &str, prior: &[f64]) -> (Vec<f64>, Option<String>) {
+    let sum: f64 = prior.iter().sum();
+    let normalized: Vec<f64> = prior.iter().map(|p| p / sum).collect();
+    let warning = ((sum - 1.0).abs() > RENORMALIZE_NOTE_THRESHOLD).then(|| {
+        format!("`{key}` sums to {sum}; it was divided by its sum to make a distribution")
+    });
+    (normalized, warning)
 }
 
 #[cfg(test)]

@@ -9,30 +9,17 @@ use mechsynth_solvers::{LinearProgram, Sense, VarId};
 /// constant channel meets it at a weight of order `e^-20`.
 pub const LOOSE_LOG_RATIO: f64 = 20.0;
 
-/// Relative safety margin for solving: every log-ratio budget `E` is encoded as
-/// `E (1 - SAFETY_MARGIN)`, so that a solver point that exceeds its constraints by the
-/// solver's tolerance still meets the requested ones. The bound is computed on the program
-/// without the margin.
-pub const SAFETY_MARGIN: f64 = 1e-8;
-
 /// A linear program whose first `n * m` variables are the channel entries, row-major.
 #[derive(Debug, Clone)]
 pub struct ChannelLp {
     lp: LinearProgram,
     n: usize,
     m: usize,
-    margin: f64,
 }
 
 impl ChannelLp {
-    /// Variables `0 <= Q[x][y] <= 1` with `sum_y Q[x][y] = 1` for every input `x`, with the
-    /// budgets as requested (no margin).
+    /// Variables `0 <= Q[x][y] <= 1` with `sum_y Q[x][y] = 1` for every input `x`.
     pub fn new(n: usize, m: usize) -> Self {
-        Self::with_margin(n, m, 0.0)
-    }
-
-    /// As [`ChannelLp::new`], with every log-ratio budget shrunk by the relative `margin`.
-    pub fn with_margin(n: usize, m: usize, margin: f64) -> Self {
         let mut lp = LinearProgram::new();
         for _ in 0..n * m {
             lp.add_var(0.0, 0.0, 1.0);
@@ -40,19 +27,13 @@ impl ChannelLp {
         for x in 0..n {
             lp.add_constraint((0..m).map(|y| (x * m + y, 1.0)).collect(), Sense::Eq, 1.0);
         }
-        ChannelLp { lp, n, m, margin }
+        ChannelLp { lp, n, m }
     }
 
     /// The budget to encode for a requested log-ratio `e` (a privacy parameter or a pair's
-    /// `eps * d`): `None` when it is too loose to encode ([`LOOSE_LOG_RATIO`]), else `e`
-    /// shrunk by the margin. A zero budget stays exactly zero.
+    /// `eps * d`): `None` when it is too loose to encode ([`LOOSE_LOG_RATIO`]), else `e`.
     pub fn budget(&self, e: f64) -> Option<f64> {
-        (e <= LOOSE_LOG_RATIO).then(|| e * (1.0 - self.margin))
-    }
-
-    /// The relative safety margin (see [`SAFETY_MARGIN`]).
-    pub fn margin(&self) -> f64 {
-        self.margin
+        (e <= LOOSE_LOG_RATIO).then_some(e)
     }
 
     /// Number of inputs.

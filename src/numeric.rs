@@ -5,12 +5,19 @@
 //! rounded up, every logarithm is widened by two units in the last place (libm's `ln` is within
 //! one), and sums carry a relative error bound.
 
-/// Largest accepted deviation of a prior's sum from 1.
-pub const PRIOR_SUM_TOLERANCE: f64 = 1e-9;
+/// Largest accepted deviation of a prior's sum from 1 (the prior is then divided by its sum).
+pub const PRIOR_SUM_TOLERANCE: f64 = 1e-6;
+/// A prior whose sum is further than this from 1 is renormalized with a warning.
+pub const RENORMALIZE_NOTE_THRESHOLD: f64 = 1e-12;
 /// Largest accepted deviation of a channel row's sum from 1 (for channels read from files).
 pub const ROW_SUM_TOLERANCE: f64 = 1e-9;
 /// Entries of a solver's point below this magnitude (negative) are solver noise, clipped to 0.
 pub const SOLVER_NOISE: f64 = 1e-6;
+/// Largest magnitude accepted for a value, weight, offset, loss or distance: squares and sums
+/// of such numbers stay far inside double precision. Larger inputs are refused up front
+/// (rescale the units instead).
+pub const MAX_MAGNITUDE: f64 = 1e100;
+
 /// Slack used when comparing a distance with a range-query radius.
 pub const DISTANCE_TOLERANCE: f64 = 1e-9;
 /// Relative slack used when deciding that a constraint is implied by a shorter path.

@@ -126,10 +126,13 @@ pub struct ProblemSpec {
 impl ProblemSpec {
     /// Parse TOML text; `origin` names the source in messages.
     pub fn from_toml(text: &str, origin: &Path) -> Result<Self, ProblemError> {
-        toml::from_str(text).map_err(|e| ProblemError::Parse {
+        let parse_error = |e: toml::de::Error| ProblemError::Parse {
             path: origin.to_path_buf(),
             message: with_suggestion(e.to_string()),
-        })
+        };
+        let value: toml::Table = toml::from_str(text).map_err(parse_error)?;
+        check_shape(&value)?;
+        toml::from_str(text).map_err(parse_error)
     }
 
     /// Read and parse a problem file.
@@ -175,6 +178,9 @@ impl Problem {
             ));
         }
         let mut warnings = Vec::new();
+        if let Some(p) = &spec.domain.prior {
+            warnings.extend(crate::domain::normalize_prior("domain.prior", p).1);
+        }
         let privacy = spec
             .privacy
             .iter()
@@ -211,6 +217,75 @@ impl Problem {
     pub fn name(&self) -> &str {
         self.spec.name.as_deref().unwrap_or("unnamed problem")
     }
+}
+
+/// Keys whose value must be a number, in `[[privacy]]` entries and `[objective]`.
+const NUMERIC_KEYS: [&str; 8] = [
+    "epsilon",
+    "eps",
+    "epsilon_across",
+    "weight",
+    "offset",
+    "users",
+    "objective",
+    "tolerance",
+];
+
+/// Mistakes that serde reports without naming the key (inside tagged tables): `[privacy]`
+/// written for `[[privacy]]`, and a number given as a string or a boolean.
+fn check_shape(value: &toml::Table) -> Result<(), ProblemError> {
+    let numeric = |key: String, v: &toml::Value| -> Result<(), ProblemError> {
+        match v {
+            toml::Value::Integer(_) | toml::Value::Float(_) => Ok(()),
+            toml::Value::String(s) => Err(ProblemError::invalid(
+                key,
+                format!("{s:?}"),
+                "must be a number, not a string (write it without quotes)",
+            )),
+            other => Err(ProblemError::invalid(
+                key,
+                other.to_string(),
+                format!("must be a number, not a {}", other.type_str()),
+            )),
+        }
+    };
+    let check_table = |prefix: &str, t: &toml::Table| -> Result<(), ProblemError> {
+        for (k, v) in t {
+            if NUMERIC_KEYS.contains(&k.as_str()) {
+                numeric(format!("{prefix}.{k}"), v)?;
+            }
+        }
+        Ok(())
+    };
+    match value.get("privacy") {
+        Some(toml::Value::Table(_)) => {
+            return Err(ProblemError::structure(
+                "privacy",
+                "write each constraint as an array entry `[[privacy]]` (double brackets), not as a single `[privacy]` table",
+            ))
+        }
+        Some(toml::Value::Array(items)) => {
+            for (i, item) in items.iter().enumerate() {
+                if let toml::Value::Table(t) = item {
+                    check_table(&format!("privacy[{i}]"), t)?;
+                }
+            }
+        }
+        _ => {}
+    }
+    if let Some(toml::Value::Array(_)) = value.get("objective") {
+        return Err(ProblemError::structure(
+            "objective",
+            "a problem has one objective: write `[objective]` (single brackets), not `[[objective]]`",
+        ));
+    }
+    if let Some(toml::Value::Table(t)) = value.get("objective") {
+        check_table("objective", t)?;
+    }
+    if let Some(toml::Value::Table(t)) = value.get("expected") {
+        check_table("expected", t)?;
+    }
+    Ok(())
 }
 
 /// Append "did you mean" to serde's unknown-variant and unknown-field messages.

@@ -270,11 +270,7 @@ impl Report {
             );
         }
         if let Some(g) = &self.gap {
-            let verdict = if g.closed {
-                "within"
-            } else {
-                "NOT within"
-            };
+            let verdict = if g.closed { "within" } else { "NOT within" };
             let _ = writeln!(
                 s,
                 "gap        {:.3e} ({:.3e} relative; {verdict} the tolerance {:e} + {:e} relative)",

@@ -1,6 +1,8 @@
 //! The synthesis pipeline: formulate, solve, clean, certify (tie, check, repair), bound, report.
 
-use crate::certify::{average_groups, check_all, repair_by_mixing, tie_groups, Certificate, Repair};
+use crate::certify::{
+    average_groups, check_all, repair_by_mixing, tie_groups, Certificate, Repair,
+};
 use crate::channel::Channel;
 use crate::objective::{objective_profile_for, Goal};
 use crate::privacy::{leakage_profile, PrivacyNotion};

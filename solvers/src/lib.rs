@@ -78,8 +78,9 @@ impl fmt::Display for BackendKind {
 pub struct SolveOptions {
     /// Wall-clock limit for one solve, in seconds.
     pub time_limit_seconds: f64,
-    /// Feasibility and optimality tolerance asked of the backend (default 1e-8, Clarabel's own
-    /// default: tighter requests end in reduced accuracy on degenerate channel LPs).
+    /// Feasibility and optimality tolerance asked of the backend (default 1e-10). Tight
+    /// requests may end in reduced accuracy on degenerate channel LPs; mechsynth judges a
+    /// point by its certified gap to a rigorous bound, not by the backend's status.
     pub tolerance: f64,
 }
 
@@ -87,7 +88,7 @@ impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
             time_limit_seconds: 600.0,
-            tolerance: 1e-8,
+            tolerance: 1e-10,
         }
     }
 }

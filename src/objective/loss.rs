@@ -83,11 +83,15 @@ impl LossSpec {
                             format!("row has {} entries; must have {n}", row.len()),
                         ));
                     }
-                    if let Some((j, v)) = row.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+                    if let Some((j, v)) = row
+                        .iter()
+                        .enumerate()
+                        .find(|(_, v)| !(v.is_finite() && v.abs() <= crate::numeric::MAX_MAGNITUDE))
+                    {
                         return Err(ProblemError::invalid(
                             format!("{mkey}[{i}][{j}]"),
                             v,
-                            "losses must be finite",
+                            "losses must be finite, of magnitude at most 1e100 (rescale the units)",
                         ));
                     }
                 }

@@ -175,6 +175,20 @@ impl ObjectiveSpec {
             ObjectiveSpec::MmseSum { weight, offset } => {
                 let w = finite("objective.weight", weight.unwrap_or(1.0))?;
                 let o = finite("objective.offset", offset.unwrap_or(0.0))?;
+                let spread = domain
+                    .numeric_values()
+                    .iter()
+                    .fold(0.0f64, |m, v| m.max(v.abs()));
+                if (w * spread).abs() > crate::numeric::MAX_MAGNITUDE {
+                    return Err(ProblemError::invalid(
+                        "objective.weight",
+                        w,
+                        format!(
+                            "weight times the largest value ({spread}) exceeds {:e}; rescale the units",
+                            crate::numeric::MAX_MAGNITUDE
+                        ),
+                    ));
+                }
                 Box::new(ColumnObjective::new(
                     format!("Bayesian MMSE of {w} * f(X) + {o} (posterior-mean estimator)"),
                     Box::new(MmseSum::new(&domain.numeric_values(), domain.prior(), w)),
@@ -203,7 +217,7 @@ impl ObjectiveSpec {
                 let pi = match distribution {
                     Some(d) => {
                         validate_prior("objective.distribution", d, domain.size())?;
-                        d.clone()
+                        crate::domain::normalize_prior("objective.distribution", d).0
                     }
                     None => domain.prior().to_vec(),
                 };
@@ -214,10 +228,17 @@ impl ObjectiveSpec {
 }
 
 fn finite(key: &str, v: f64) -> Result<f64, ProblemError> {
-    if v.is_finite() {
+    if v.is_finite() && v.abs() <= crate::numeric::MAX_MAGNITUDE {
         Ok(v)
     } else {
-        Err(ProblemError::invalid(key, v, "must be a finite number"))
+        Err(ProblemError::invalid(
+            key,
+            v,
+            format!(
+                "must be a finite number of magnitude at most {:e} (rescale the units)",
+                crate::numeric::MAX_MAGNITUDE
+            ),
+        ))
     }
 }
 

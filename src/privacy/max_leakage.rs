@@ -29,7 +29,9 @@ pub fn max_leakage(channel: &Channel, prior: &[f64]) -> f64 {
     let Some(&first) = s.first() else {
         return 0.0;
     };
-    if s.iter().all(|&x| channel.rows()[x] == channel.rows()[first]) {
+    if s.iter()
+        .all(|&x| channel.rows()[x] == channel.rows()[first])
+    {
         return 0.0;
     }
     let maxima =

@@ -203,11 +203,8 @@ pub(crate) fn envelope_leakage(
             continue;
         };
         // Every upper entry equals every lower one exactly: the ratio is 1.
-        let all_equal = upper_set
-            .iter()
-            .chain(lower_set)
-            .all(|&x| key(x, y) == top)
-            && top == bottom;
+        let all_equal =
+            upper_set.iter().chain(lower_set).all(|&x| key(x, y) == top) && top == bottom;
         if all_equal {
             continue;
         }
@@ -236,7 +233,7 @@ pub(crate) fn output_probability_bounds(channel: &Channel, prior: &[f64], y: usi
         .clone()
         .map(|(x, _)| channel.get(x, y))
         .fold((f64::INFINITY, 0.0f64), |(a, b), q| (a.min(q), b.max(q)));
-    if min == max || min > max {
+    if min >= max {
         return (min.min(max), max);
     }
     let (mass_lo, mass_hi) =

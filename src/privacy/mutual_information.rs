@@ -128,8 +128,7 @@ impl PrivacyNotion for MutualInformationPrivacy {
                 budget.push((minus_t, self.prior[x]));
             }
         }
-        let eps = self.epsilon * (1.0 - lp.margin());
-        lp.constrain(budget, Sense::Ge, -eps);
+        lp.constrain(budget, Sense::Ge, -self.epsilon);
         format!(
             "mutual-information: {} exponential cones (exact, convex; clarabel only)",
             support.len() * lp.outputs()

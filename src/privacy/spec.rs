@@ -4,7 +4,7 @@ use super::{
     BlockLdp, ContextLdp, DPrivacy, HighLowLdp, Identifiability, Ldp, Lip, MaxLeakage, MetricSpec,
     MutualInformationPrivacy, PrivacyNotion,
 };
-use crate::domain::{validate_prior, Domain};
+use crate::domain::{normalize_prior, validate_prior, Domain};
 use crate::error::{show_list, ProblemError};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -278,8 +278,11 @@ impl PrivacySpec {
             PrivacySpec::Lip { epsilon, prior } => {
                 let prior = match prior {
                     Some(p) => {
-                        validate_prior(&format!("{key}.prior"), p, n)?;
-                        p.clone()
+                        let k = format!("{key}.prior");
+                        validate_prior(&k, p, n)?;
+                        let (p, w) = normalize_prior(&k, p);
+                        warnings.extend(w);
+                        p
                     }
                     None => domain.prior().to_vec(),
                 };
@@ -304,9 +307,15 @@ impl PrivacySpec {
                         "list at least one prior (the vertices of the prior set)",
                     ));
                 }
+                let mut normalized = Vec::with_capacity(priors.len());
                 for (i, p) in priors.iter().enumerate() {
-                    validate_prior(&format!("{pkey}[{i}]"), p, n)?;
+                    let k = format!("{pkey}[{i}]");
+                    validate_prior(&k, p, n)?;
+                    let (p, w) = normalize_prior(&k, p);
+                    warnings.extend(w);
+                    normalized.push(p);
                 }
+                let priors = &normalized;
                 let union: Vec<f64> = (0..n)
                     .map(|x| priors.iter().map(|p| p[x]).fold(0.0, f64::max))
                     .collect();

@@ -1,23 +1,21 @@
 //! Linear objectives: one LP over the channel (a conic program under mutual-information
-//! privacy), solved with a safety margin on every privacy budget and bounded rigorously from the
-//! duals on the program without the margin.
+//! privacy), bounded rigorously from the backend's duals.
 
 use super::{Method, Outcome, Run, Status};
-use crate::formulation::{ChannelLp, SAFETY_MARGIN};
+use crate::formulation::ChannelLp;
 use crate::objective::Goal;
 use crate::privacy::PrivacyNotion;
-use mechsynth_solvers::{rigorous_lower_bound, BackendError, LpStatus};
+use mechsynth_solvers::{rigorous_lower_bound, BackendError};
 
 /// The channel LP for `coefficients` (row-major over an n x n channel), minimizing
-/// `sign * c . Q / scale`, with every notion encoded at `margin`.
+/// `multiplier * c . Q`.
 fn build(
     privacy: &[Box<dyn PrivacyNotion>],
     coefficients: &[Vec<f64>],
     multiplier: f64,
-    margin: f64,
 ) -> (ChannelLp, Vec<String>) {
     let n = coefficients.len();
-    let mut lp = ChannelLp::with_margin(n, n, margin);
+    let mut lp = ChannelLp::new(n, n);
     for (x, row) in coefficients.iter().enumerate() {
         for (y, c) in row.iter().enumerate() {
             lp.set_entry_cost(x, y, multiplier * c);
@@ -41,6 +39,33 @@ fn cost_scale(coefficients: &[Vec<f64>]) -> f64 {
     }
 }
 
+/// An objective that is identically zero: every feasible channel is optimal with value 0, so
+/// the bound is exactly 0; the program only has to find a feasible point.
+fn trivial(
+    privacy: &[Box<dyn PrivacyNotion>],
+    n: usize,
+    run: &Run,
+) -> Result<(Outcome, Vec<String>), BackendError> {
+    let zero = vec![vec![0.0; n]; n];
+    let (lp, encoding) = build(privacy, &zero, 1.0);
+    let s = run.backend.solve(lp.program(), &run.backend_options())?;
+    let point = s.status.has_point();
+    let outcome = Outcome {
+        method: if lp.program().exp_cones().is_empty() {
+            Method::Lp
+        } else {
+            Method::ConicProgram
+        },
+        status: Status::from_lp(s.status.clone()),
+        iterations: s.iterations,
+        rows: point.then(|| lp.channel_rows(&s.x)),
+        bound: point.then_some(0.0),
+        notes: vec!["the objective is identically zero: every feasible channel is optimal".into()],
+        solver_objective: point.then_some(0.0),
+    };
+    Ok((outcome, encoding))
+}
+
 /// Solve `min/max sum c[x][y] Q[x][y]` over the privacy constraints; returns the outcome and
 /// the encoding notes. The bound is rigorous (see [`rigorous_lower_bound`]) whatever the
 /// backend's accuracy, or absent.
@@ -54,31 +79,19 @@ pub fn solve_linear(
         Goal::Minimize => 1.0,
         Goal::Maximize => -1.0,
     };
+    if coefficients.iter().flatten().all(|c| *c == 0.0) {
+        return trivial(privacy, coefficients.len(), run);
+    }
     let scale = cost_scale(coefficients);
     let multiplier = sign / scale;
-    let (exact, encoding) = build(privacy, coefficients, multiplier, 0.0);
-    let (tight, _) = build(privacy, coefficients, multiplier, SAFETY_MARGIN);
-    let conic = !exact.program().exp_cones().is_empty();
+    let (lp, encoding) = build(privacy, coefficients, multiplier);
+    let conic = !lp.program().exp_cones().is_empty();
     let mut notes = Vec::new();
-    let mut s = run.backend.solve(tight.program(), &run.backend_options())?;
-    let mut used = &tight;
-    if matches!(
-        s.status,
-        LpStatus::Infeasible | LpStatus::InfeasibleOrUnbounded
-    ) {
-        // The margin can only matter at the edge of feasibility: try the exact program.
-        s = run.backend.solve(exact.program(), &run.backend_options())?;
-        used = &exact;
-    } else {
-        notes.push(format!(
-            "solved with every privacy budget shrunk by a relative {SAFETY_MARGIN:e}; the bound is for the exact budgets"
-        ));
-    }
-    // The duals of either program are multipliers for the exact one (same rows).
+    let s = run.backend.solve(lp.program(), &run.backend_options())?;
     let bound = s
         .status
         .has_point()
-        .then(|| rigorous_lower_bound(exact.program(), &s))
+        .then(|| rigorous_lower_bound(lp.program(), &s))
         .flatten()
         .map(|b| sign * b * scale);
     if s.status.has_point() && bound.is_none() {
@@ -92,7 +105,7 @@ pub fn solve_linear(
         },
         status: Status::from_lp(s.status.clone()),
         iterations: s.iterations,
-        rows: s.status.has_point().then(|| used.channel_rows(&s.x)),
+        rows: s.status.has_point().then(|| lp.channel_rows(&s.x)),
         bound,
         notes,
         solver_objective: s.status.has_point().then_some(sign * s.objective * scale),

@@ -239,7 +239,10 @@ pub fn solve_locally(
         if run.expired() && best.is_some() {
             break;
         }
-        run.progress(&format!("local search: start {} of {total} ({name})", k + 1));
+        run.progress(&format!(
+            "local search: start {} of {total} ({name})",
+            k + 1
+        ));
         let end = descend(objective, &base, start, run)?;
         done += 1;
         let value = sign * objective.evaluate(&end);

@@ -129,10 +129,49 @@ pub fn reduced_value(
     (value - price) / eta.iter().zip(q).map(|(e, v)| e * v).sum::<f64>()
 }
 
+/// Largest change of any row sum or coupling row (relative to its size, at least 1) that
+/// purification may cause; a step that would change them more (a numerically singular set of
+/// generators) is not taken.
+const PURIFY_RESIDUAL: f64 = 1e-11;
+
+/// A null vector of the `rows x (rows + 1)` matrix `a`: fix the last coordinate to 1 and solve
+/// the square system of the others by LU with partial pivoting (backward stable); the first
+/// column order that gives a finite solution wins.
+fn null_vector(a: &DMatrix<f64>) -> Option<Vec<f64>> {
+    let (rows, cols) = a.shape();
+    for free in (0..cols).rev() {
+        let keep: Vec<usize> = (0..cols).filter(|&c| c != free).collect();
+        let square = DMatrix::from_fn(rows, rows, |r, c| a[(r, keep[c])]);
+        let rhs = nalgebra::DVector::from_fn(rows, |r, _| -a[(r, free)]);
+        if let Some(z) = square.lu().solve(&rhs) {
+            if z.iter().all(|v| v.is_finite()) {
+                let mut d = vec![0.0; cols];
+                for (c, &k) in keep.iter().enumerate() {
+                    d[k] = z[c];
+                }
+                d[free] = 1.0;
+                return Some(d);
+            }
+        }
+    }
+    // Rank-deficient: pad to a square matrix with a zero row; the right singular vector of its
+    // smallest singular value spans (part of) the null space.
+    let padded = DMatrix::from_fn(cols, cols, |r, c| if r < rows { a[(r, c)] } else { 0.0 });
+    let svd = padded.svd(false, true);
+    let v_t = svd.v_t?;
+    let (k, _) = svd
+        .singular_values
+        .iter()
+        .enumerate()
+        .min_by(|x, y| x.1.total_cmp(y.1))?;
+    Some(v_t.row(k).iter().copied().collect())
+}
+
 /// Reduce the support of `weights` to at most `rows` generators without lowering
 /// `sum_i w_i g_i` and keeping every equality and coupling row (Caratheodory): repeatedly take
 /// `rows + 1` supported generators, find a null direction of their constraint columns, and move
-/// along it (uphill in g) until a weight reaches zero.
+/// along it (uphill in g) until a weight reaches zero. A step that would move the row sums or
+/// coupling rows by more than rounding is not taken.
 pub fn purify(cone: &ColumnCone, columns: &Columns, weights: &mut [f64]) {
     let rows = cone.n + cone.coupling.len();
     let column_of = |i: usize| -> Vec<f64> {
@@ -143,12 +182,24 @@ pub fn purify(cone: &ColumnCone, columns: &Columns, weights: &mut [f64]) {
             .chain(cone.coupling.iter().map(|(row, _)| dot(row, z)))
             .collect()
     };
+    let totals = |w: &[f64]| -> Vec<f64> {
+        let mut t = vec![0.0; rows];
+        for (i, &wi) in w.iter().enumerate() {
+            if wi > 0.0 {
+                for (tr, c) in t.iter_mut().zip(column_of(i)) {
+                    *tr += wi * c;
+                }
+            }
+        }
+        t
+    };
     let largest = weights.iter().cloned().fold(0.0, f64::max);
     for w in weights.iter_mut() {
         if *w <= WEIGHT_FLOOR * largest {
             *w = 0.0;
         }
     }
+    let reference = totals(weights);
     loop {
         let support: Vec<usize> = (0..weights.len()).filter(|&i| weights[i] > 0.0).collect();
         if support.len() <= rows {
@@ -156,15 +207,9 @@ pub fn purify(cone: &ColumnCone, columns: &Columns, weights: &mut [f64]) {
         }
         let pick = &support[..rows + 1];
         let a = DMatrix::from_fn(rows, rows + 1, |r, c| column_of(pick[c])[r]);
-        // The right singular vector of the smallest singular value spans the null space.
-        let svd = (a.transpose() * &a).symmetric_eigen();
-        let (k, _) = svd
-            .eigenvalues
-            .iter()
-            .enumerate()
-            .min_by(|a, b| a.1.total_cmp(b.1))
-            .expect("non-empty");
-        let mut d: Vec<f64> = svd.eigenvectors.column(k).iter().copied().collect();
+        let Some(mut d) = null_vector(&a) else {
+            return;
+        };
         let uphill: f64 = d.iter().zip(pick).map(|(v, &i)| v * columns.value[i]).sum();
         if uphill < 0.0 {
             d.iter_mut().for_each(|v| *v = -*v);
@@ -178,17 +223,24 @@ pub fn purify(cone: &ColumnCone, columns: &Columns, weights: &mut [f64]) {
         if !step.is_finite() {
             return;
         }
+        let mut trial = weights.to_vec();
         let mut zeroed = false;
         for (&i, v) in pick.iter().zip(&d) {
-            weights[i] += step * v;
-            if weights[i] <= WEIGHT_FLOOR * largest {
-                weights[i] = 0.0;
+            trial[i] += step * v;
+            if trial[i] <= WEIGHT_FLOOR * largest {
+                trial[i] = 0.0;
                 zeroed = true;
             }
         }
-        if !zeroed {
+        let drift = totals(&trial)
+            .iter()
+            .zip(&reference)
+            .map(|(a, b)| (a - b).abs() / b.abs().max(1.0))
+            .fold(0.0, f64::max);
+        if !zeroed || drift > PURIFY_RESIDUAL {
             return;
         }
+        weights.copy_from_slice(&trial);
     }
 }
 

@@ -27,7 +27,9 @@ impl<'a> Run<'a> {
         let limit = Duration::try_from_secs_f64(options.time_limit_seconds.max(0.0))
             .unwrap_or(Duration::MAX / 4);
         let now = Instant::now();
-        let deadline = now.checked_add(limit).unwrap_or(now + Duration::from_secs(1 << 40));
+        let deadline = now
+            .checked_add(limit)
+            .unwrap_or(now + Duration::from_secs(1 << 40));
         Run {
             backend,
             options,

@@ -1,6 +1,8 @@
 //! `mechsynth solve`: the optimal certified channel of a problem file.
 
-use crate::common::{backend_of, check_output_path, emit, stderr_progress, Format, Solver, UsageError};
+use crate::common::{
+    backend_of, check_output_path, emit, stderr_progress, Format, Solver, UsageError,
+};
 use anyhow::{bail, Result};
 use mechsynth::solve::GapTolerance;
 use mechsynth::synthesis::Status;
