@@ -403,3 +403,189 @@ fn bad_sweep_grids_exit_2_naming_the_entry() {
         assert!(!err.contains("panicked"), "{tag}: {err}");
     }
 }
+
+/// A problem file with the given `[[privacy]]` body and objective, on `domain`.
+fn problem_text(domain: &str, privacy: &str, objective: &str) -> String {
+    format!("[domain]\n{domain}\n[[privacy]]\n{privacy}\n[objective]\n{objective}\n")
+}
+
+fn exit_and_stderr(args: &[&str]) -> (Option<i32>, String) {
+    let o = run(args);
+    (o.status.code(), stderr(&o))
+}
+
+#[test]
+fn input_mistakes_name_the_key_the_user_wrote() {
+    let dir = TempDir::new("mistakes");
+    let cases = [
+        (
+            "string-eps",
+            problem_text("size = 2", "notion = \"ldp\"\nepsilon = \"1.0\"", "kind = \"co-location\""),
+            "privacy[0].epsilon",
+        ),
+        (
+            "bool-eps",
+            problem_text("size = 2", "notion = \"ldp\"\nepsilon = true", "kind = \"co-location\""),
+            "privacy[0].epsilon",
+        ),
+        (
+            "single-table",
+            "[domain]\nsize = 2\n[privacy]\nnotion = \"ldp\"\nepsilon = 1.0\n[objective]\nkind = \"co-location\"\n".to_string(),
+            "[[privacy]]",
+        ),
+        (
+            "empty-labels",
+            problem_text("labels = []", "notion = \"ldp\"\nepsilon = 1.0", "kind = \"co-location\""),
+            "domain.labels",
+        ),
+        (
+            "huge-weight",
+            problem_text("values = [0, 1, 2]", "notion = \"ldp\"\nepsilon = 1.0", "kind = \"mmse-sum\"\nweight = 1e300"),
+            "objective.weight",
+        ),
+        (
+            "huge-value",
+            problem_text("values = [0, 1, 1e200]", "notion = \"ldp\"\nepsilon = 1.0", "kind = \"co-location\""),
+            "domain.values[2]",
+        ),
+    ];
+    for (tag, text, needle) in cases {
+        let path = dir.write(&format!("{tag}.toml"), &text);
+        let (code, err) = exit_and_stderr(&["solve", path.to_str().unwrap()]);
+        assert_eq!(code, Some(2), "{tag}: {err}");
+        assert!(err.contains(needle), "{tag}: expected `{needle}` in: {err}");
+    }
+}
+
+#[test]
+fn output_path_that_is_a_directory_is_refused() {
+    let dir = TempDir::new("outdir");
+    let (code, err) = exit_and_stderr(&[
+        "solve",
+        problem("ldp-hamming-5.toml").to_str().unwrap(),
+        "-o",
+        dir.0.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("directory"), "{err}");
+}
+
+#[test]
+fn a_prior_written_with_few_digits_is_renormalized_with_a_warning() {
+    let dir = TempDir::new("prior");
+    let path = dir.write(
+        "p.toml",
+        &problem_text(
+            "size = 3\nprior = [0.3333333, 0.3333333, 0.3333333]",
+            "notion = \"ldp\"\nepsilon = 1.0",
+            "kind = \"expected-loss\"\nloss = \"hamming\"",
+        ),
+    );
+    let (code, err) = exit_and_stderr(&["solve", path.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("divided by its sum"), "{err}");
+}
+
+fn solve_json(path: &Path) -> serde_json::Value {
+    let o = run(&["solve", path.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn zero_epsilon_certifies_the_constant_channel_for_every_notion_that_allows_it() {
+    let dir = TempDir::new("eps0");
+    let notions = [
+        "notion = \"ldp\"",
+        "notion = \"lip\"",
+        "notion = \"bp-lip\"\npriors = [[0.3, 0.7], [0.5, 0.5]]",
+        "notion = \"max-leakage\"",
+        "notion = \"mutual-information\"",
+    ];
+    for (i, notion) in notions.iter().enumerate() {
+        let path = dir.write(
+            &format!("z{i}.toml"),
+            &problem_text(
+                "size = 2\nprior = [0.3, 0.7]",
+                &format!("{notion}\nepsilon = 0"),
+                "kind = \"expected-loss\"\nloss = \"hamming\"",
+            ),
+        );
+        let r = solve_json(&path);
+        assert_eq!(r["status"], "optimal", "{notion}: {r}");
+        // Any constant channel loses min(p) = 0.3 at best: report X = 1 always.
+        let v = r["objective"].as_f64().unwrap();
+        assert!((v - 0.3).abs() < 1e-9, "{notion}: {v}");
+        let rows = r["channel"].as_array().unwrap();
+        assert_eq!(rows[0], rows[1], "{notion}: rows must be exactly equal");
+    }
+}
+
+#[test]
+fn block_with_zero_epsilon_keeps_the_free_block_optimal() {
+    // Rows 0 and 1 must be equal; row 2 is free: the co-location optimum is 1 + 1 = 2.
+    let dir = TempDir::new("block0");
+    let path = dir.write(
+        "b.toml",
+        &problem_text(
+            "size = 3",
+            "notion = \"block\"\nepsilon = 0\nblocks = [[0, 1], [2]]",
+            "kind = \"co-location\"",
+        ),
+    );
+    let r = solve_json(&path);
+    assert_eq!(r["status"], "optimal");
+    assert!((r["objective"].as_f64().unwrap() - 2.0).abs() < 1e-9, "{r}");
+    assert!(r["bound"].as_f64().unwrap() >= r["objective"].as_f64().unwrap() - 1e-12);
+}
+
+#[test]
+fn csv_output_is_the_json_channel_at_full_precision() {
+    let p = problem("dprivacy-line-8.toml");
+    let json = solve_json(&p);
+    let o = run(&["solve", p.to_str().unwrap(), "--format", "csv"]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = stdout(&o);
+    let mut lines = text.lines();
+    assert!(lines.next().unwrap().starts_with("input,"));
+    let rows = json["channel"].as_array().unwrap();
+    for (line, row) in lines.zip(rows) {
+        let values: Vec<f64> = line
+            .split(',')
+            .skip(1)
+            .map(|v| v.parse().unwrap())
+            .collect();
+        let expected: Vec<f64> = row
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        assert_eq!(values, expected);
+    }
+}
+
+#[test]
+fn audit_separates_rounding_from_violation() {
+    // k-RR at eps = 1 written to 17 digits meets eps only up to rounding of its entries;
+    // the same channel against eps = 0.9 is violated.
+    let dir = TempDir::new("audit-verdicts");
+    let e = 1f64.exp();
+    let (p, q) = (e / (e + 2.0), 1.0 / (e + 2.0));
+    let rows = format!("[[{p:?}, {q:?}, {q:?}], [{q:?}, {p:?}, {q:?}], [{q:?}, {q:?}, {p:?}]]");
+    for (eps, expected_code) in [(1.0, 0), (0.9, 5)] {
+        let path = dir.write(
+            &format!("a{eps}.toml"),
+            &format!(
+                "[channel]\nrows = {rows}\n[[privacy]]\nnotion = \"ldp\"\nepsilon = {eps:?}\n"
+            ),
+        );
+        let o = run(&["audit", path.to_str().unwrap()]);
+        assert_eq!(
+            o.status.code(),
+            Some(expected_code),
+            "eps {eps}: {}",
+            stdout(&o)
+        );
+    }
+}

@@ -47,7 +47,9 @@ pub fn mutual_information_up(channel: &Channel, prior: &[f64]) -> f64 {
             let mass = p * q;
             // ln(q / lambda) is largest at the smallest lambda.
             let log_up = ln_up(div_up(q, lo));
-            let term = if log_up >= 0.0 {
+            let term = if log_up == 0.0 {
+                0.0
+            } else if log_up > 0.0 {
                 (mass.next_up() * log_up).next_up()
             } else {
                 // Negative: the smallest magnitude needs the smallest mass.

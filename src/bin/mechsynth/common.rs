@@ -62,6 +62,12 @@ pub fn backend_of(solver: Solver) -> BackendKind {
 
 /// Refuse to write over the problem file, or over any existing file without `--force`.
 pub fn check_output_path(out: &Path, input: &Path, force: bool) -> Result<()> {
+    if out.is_dir() {
+        bail!(UsageError(format!(
+            "invalid `-o` = {}: that is a directory; give a file path",
+            out.display()
+        )));
+    }
     if out.exists() {
         let same = match (out.canonicalize(), input.canonicalize()) {
             (Ok(a), Ok(b)) => a == b,
