@@ -46,14 +46,16 @@ fn normalized(mut z: Vec<f64>) -> Vec<f64> {
 /// The extreme rays of `{z >= 0 : row . z >= 0 for every row}` (lifted columns, each normalized
 /// to sum 1), or `None` when an intermediate ray set exceeds `limit`.
 pub fn enumerate_rays(cone: &ColumnCone, limit: usize) -> Option<Vec<Vec<f64>>> {
-    enumerate_rays_until(cone, limit, None)
+    enumerate_rays_until(cone, limit, None, &|_, _, _| {})
 }
 
-/// As [`enumerate_rays`], also giving up (`None`) once `deadline` has passed.
+/// As [`enumerate_rays`], also giving up (`None`) once `deadline` has passed, and calling
+/// `progress(rows done, rows, rays so far)` after each constraint row.
 pub fn enumerate_rays_until(
     cone: &ColumnCone,
     limit: usize,
     deadline: Option<std::time::Instant>,
+    progress: &dyn Fn(usize, usize, usize),
 ) -> Option<Vec<Vec<f64>>> {
     let past = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
     let d = cone.dim();
@@ -127,6 +129,7 @@ pub fn enumerate_rays_until(
             return None;
         }
         rays = kept;
+        progress(k + 1, cone.rows.len(), rays.len());
     }
     Some(rays.into_iter().map(|r| r.z).collect())
 }

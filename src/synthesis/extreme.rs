@@ -71,9 +71,13 @@ pub fn solve_by_rays(
     let (rays, source) = match &family {
         Some(fam) => (fam.enumerate(n, ENUMERATION_LIMIT), fam.name()),
         None => {
-            run.progress("enumerating the extreme rays of the column cone (double description)");
+            let report = |done: usize, total: usize, rays: usize| {
+                run.progress(&format!(
+                    "double description: {done} of {total} cone rows, {rays} rays so far"
+                ))
+            };
             (
-                enumerate_rays_until(&cone, ENUMERATION_LIMIT, Some(run.deadline())),
+                enumerate_rays_until(&cone, ENUMERATION_LIMIT, Some(run.deadline()), &report),
                 "double description",
             )
         }
