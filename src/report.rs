@@ -386,3 +386,29 @@ impl Report {
         s
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::GapTolerance;
+
+    #[test]
+    fn gap_is_measured_on_the_side_of_the_goal() {
+        let tol = GapTolerance::DEFAULT;
+        let min = GapReport::new(1.0 + 1e-7, 1.0, Goal::Minimize, tol);
+        assert!((min.absolute - 1e-7).abs() < 1e-15 && min.closed);
+        let far = GapReport::new(1.01, 1.0, Goal::Minimize, tol);
+        assert!(!far.closed && (far.relative - 0.01 / 1.01).abs() < 1e-12);
+        let max = GapReport::new(0.5, 0.5 + 2e-6, Goal::Maximize, tol);
+        assert!(!max.closed && max.absolute > 0.0);
+        // A NaN objective never closes the gap.
+        assert!(!GapReport::new(f64::NAN, 1.0, Goal::Minimize, tol).closed);
+    }
+
+    #[test]
+    fn small_probabilities_are_not_shown_as_zero() {
+        assert_eq!(fmt_prob(0.0), "0");
+        assert_eq!(fmt_prob(1e-12), "1.00000e-12");
+        assert_eq!(fmt_prob(0.25), "0.250000");
+    }
+}

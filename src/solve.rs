@@ -124,7 +124,8 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
         && matches!(
             outcome.status,
             Status::Solver(
-                mechsynth_solvers::LpStatus::TimeLimit | mechsynth_solvers::LpStatus::IterationLimit
+                mechsynth_solvers::LpStatus::TimeLimit
+                    | mechsynth_solvers::LpStatus::IterationLimit
             )
         )
     {
