@@ -103,7 +103,7 @@ pub fn average_groups(channel: &Channel, groups: &[Vec<usize>], prior: &[f64]) -
             rows[x] = avg.clone();
         }
     }
-    Channel::from_rows_internal(rows)
+    Channel::from_rows_internal(rows).with_rows_at_most_one()
 }
 
 /// The smallest (to bisection accuracy) weight `t` such that mixing `channel` with the constant
@@ -114,7 +114,8 @@ pub fn repair_by_mixing(
     channel: &Channel,
     target: &[f64],
 ) -> Option<(f64, Channel)> {
-    let full = channel.mix_with_constant(target, 1.0);
+    let mix = |t: f64| channel.mix_with_constant(target, t).with_rows_at_most_one();
+    let full = mix(1.0);
     if !all_hold(notions, &full) {
         return None;
     }
@@ -124,7 +125,7 @@ pub fn repair_by_mixing(
         if mid <= lo || mid >= hi {
             break;
         }
-        let mixed = channel.mix_with_constant(target, mid);
+        let mixed = mix(mid);
         if all_hold(notions, &mixed) {
             hi = mid;
             best = mixed;

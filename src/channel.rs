@@ -128,6 +128,12 @@ impl Channel {
         Channel { rows }
     }
 
+    /// Make every row's exact sum at most 1 (see [`at_most_one`]).
+    pub(crate) fn with_rows_at_most_one(mut self) -> Channel {
+        self.rows.iter_mut().for_each(|r| at_most_one(r));
+        self
+    }
+
     /// Turn a solver's point into a channel: clip negative entries (solver noise) to 0 and divide
     /// each row by its sum. Returns the channel and the largest correction made to any entry.
     pub(crate) fn from_solver_point(rows: Vec<Vec<f64>>) -> (Channel, f64) {
@@ -143,7 +149,8 @@ impl Channel {
                     clipped = vec![1.0; row.len()];
                     sum = row.len() as f64;
                 }
-                let fixed: Vec<f64> = clipped.iter().map(|v| v / sum).collect();
+                let mut fixed: Vec<f64> = clipped.iter().map(|v| v / sum).collect();
+                at_most_one(&mut fixed);
                 for (a, b) in row.iter().zip(&fixed) {
                     correction = correction.max((a - b).abs());
                 }
@@ -153,6 +160,27 @@ impl Channel {
         (Channel { rows }, correction)
     }
 }
+
+/// Lower the largest entry of `row` by units in the last place until the exact sum of the
+/// row's numbers is at most 1: a row of floating-point numbers rarely sums to exactly 1, and a
+/// sum above 1 would make the numbers themselves leak (maximal leakage `ln sum_y max_x Q`
+/// of a constant channel would be positive). The change is a few units in the last place.
+pub(crate) fn at_most_one(row: &mut [f64]) {
+    use crate::numeric::exact_sum_cmp;
+    let Some(top) = (0..row.len()).max_by(|&a, &b| row[a].total_cmp(&row[b])) else {
+        return;
+    };
+    for _ in 0..MAX_ROW_SUM_STEPS {
+        if exact_sum_cmp(row, 1.0) != std::cmp::Ordering::Greater || row[top] <= 0.0 {
+            return;
+        }
+        row[top] = row[top].next_down();
+    }
+}
+
+/// Most downward steps of the largest entry when bringing a row's sum to at most 1 (a row
+/// divided by its floating-point sum is within a few units of 1).
+const MAX_ROW_SUM_STEPS: usize = 4096;
 
 #[cfg(test)]
 mod tests {
@@ -176,6 +204,17 @@ mod tests {
         let c = Channel::new(vec![vec![1.0, 0.0], vec![0.0, 1.0]]).unwrap();
         let m = c.mix_with_constant(&[0.5, 0.5], 0.5);
         assert_eq!(m.rows()[0], vec![0.75, 0.25]);
+    }
+
+    #[test]
+    fn rows_are_brought_to_an_exact_sum_of_at_most_one() {
+        let mut row = vec![0.1, 0.2, 0.7];
+        at_most_one(&mut row);
+        assert_ne!(
+            crate::numeric::exact_sum_cmp(&row, 1.0),
+            std::cmp::Ordering::Greater
+        );
+        assert!((row[2] - 0.7).abs() < 1e-15);
     }
 
     #[test]

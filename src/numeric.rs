@@ -73,6 +73,41 @@ pub fn log_ratio_up(a: f64, b: f64) -> f64 {
     }
 }
 
+/// `(s, e)` with `s = fl(a + b)` and `a + b = s + e` exactly (Knuth's TwoSum).
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    (s, (a - (s - bb)) + (b - bb))
+}
+
+/// The sign of the exact value of `sum(values) - target`, computed with a non-overlapping
+/// floating-point expansion (Shewchuk, "Adaptive precision floating-point arithmetic", 1997):
+/// `Greater`, `Equal` or `Less`, exactly.
+pub fn exact_sum_cmp(values: &[f64], target: f64) -> std::cmp::Ordering {
+    let mut expansion: Vec<f64> = vec![-target];
+    for &v in values {
+        let mut q = v;
+        let mut grown = Vec::with_capacity(expansion.len() + 1);
+        for &h in &expansion {
+            let (s, e) = two_sum(q, h);
+            if e != 0.0 {
+                grown.push(e);
+            }
+            q = s;
+        }
+        grown.push(q);
+        expansion = grown;
+    }
+    // The largest-magnitude non-zero component carries the sign of the sum.
+    let top = expansion
+        .iter()
+        .rev()
+        .find(|c| **c != 0.0)
+        .copied()
+        .unwrap_or(0.0);
+    top.partial_cmp(&0.0).unwrap_or(std::cmp::Ordering::Equal)
+}
+
 /// Relative error bound of a floating-point sum of `terms` non-negative products.
 fn sum_relative_error(terms: usize) -> f64 {
     (terms as f64 + 2.0) * f64::EPSILON
@@ -133,6 +168,16 @@ mod tests {
             assert!(lo.mul_add(b, -a) <= 0.0 && hi.mul_add(b, -a) >= 0.0);
             assert!(lo < hi);
         }
+    }
+
+    #[test]
+    fn exact_sums_are_compared_exactly() {
+        use std::cmp::Ordering::*;
+        // 0.1 + 0.2 + 0.7 is 1 + 2^-53 + ... in exact arithmetic of the doubles.
+        assert_eq!(exact_sum_cmp(&[0.5, 0.25, 0.25], 1.0), Equal);
+        assert_eq!(exact_sum_cmp(&[0.1, 0.2, 0.7], 1.0), Greater);
+        assert_eq!(exact_sum_cmp(&[0.1, 0.2, 0.7f64.next_down()], 1.0), Less);
+        assert_eq!(exact_sum_cmp(&[1.0, 1e-300], 1.0), Greater);
     }
 
     #[test]

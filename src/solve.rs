@@ -120,21 +120,14 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
         options.progress.clone(),
     );
     let (mut outcome, encoding) = formulate_and_solve(problem, &run)?;
-    if outcome.rows.is_none()
-        && matches!(
-            outcome.status,
-            Status::Solver(
-                mechsynth_solvers::LpStatus::TimeLimit
-                    | mechsynth_solvers::LpStatus::IterationLimit
-            )
-        )
-    {
-        // Out of time without a point: the k-RR-like mixture is certified and better than
-        // nothing; the status will say `feasible`.
+    if outcome.rows.is_none() {
+        // Ended without a point (time or iteration limit, numerical trouble, or a wrong
+        // infeasibility verdict): the k-RR-like mixture is certified when it exists, and then
+        // the problem is feasible; the status will say `feasible`.
         if let Some((t, c)) = krr_like(problem) {
             outcome.rows = Some(c.rows().to_vec());
             outcome.notes.push(format!(
-                "stopped ({}) before a point; the channel is the k-RR-like mixture (uniform weight {t:.3e})",
+                "the method ended without a point ({}); the channel is the k-RR-like mixture (uniform weight {t:.3e}), which certifies",
                 outcome.status
             ));
         }

@@ -66,6 +66,9 @@ impl PrivacyNotion for Identifiability {
     fn column_cone(&self, n: usize) -> Option<ColumnCone> {
         let s = support(&self.prior);
         let mut cone = ColumnCone::orthant(n);
+        if self.epsilon > crate::formulation::LOOSE_LOG_RATIO {
+            return Some(cone);
+        }
         let factor = self.epsilon.exp();
         for &a in &s {
             for &b in s.iter().filter(|&&b| b != a) {

@@ -57,7 +57,7 @@ impl PrivacyNotion for Ldp {
     }
 
     fn ray_family(&self) -> Option<RayFamily> {
-        Some(RayFamily::Staircase {
+        (self.epsilon <= crate::formulation::LOOSE_LOG_RATIO).then_some(RayFamily::Staircase {
             epsilon: self.epsilon,
         })
     }

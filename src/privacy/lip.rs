@@ -97,6 +97,9 @@ impl PrivacyNotion for Lip {
     /// `e^-eps (p . q) <= q_x <= e^eps (p . q)` for every listed prior and every input in the
     /// union of their supports.
     fn column_cone(&self, n: usize) -> Option<ColumnCone> {
+        if self.epsilon > crate::formulation::LOOSE_LOG_RATIO {
+            return Some(ColumnCone::orthant(n));
+        }
         let support = union_support(&self.priors);
         let (up, down) = (self.epsilon.exp(), (-self.epsilon).exp());
         let mut cone = ColumnCone::orthant(n);
@@ -124,10 +127,15 @@ impl PrivacyNotion for Lip {
 
     fn ray_family(&self) -> Option<RayFamily> {
         match self.priors.as_slice() {
-            [prior] if prior.iter().all(|&p| p > 0.0) => Some(RayFamily::LipBox {
-                prior: prior.clone(),
-                epsilon: self.epsilon,
-            }),
+            [prior]
+                if prior.iter().all(|&p| p > 0.0)
+                    && self.epsilon <= crate::formulation::LOOSE_LOG_RATIO =>
+            {
+                Some(RayFamily::LipBox {
+                    prior: prior.clone(),
+                    epsilon: self.epsilon,
+                })
+            }
             _ => None,
         }
     }

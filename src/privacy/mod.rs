@@ -92,9 +92,11 @@ pub(crate) fn ratio_cone(
     pairs: impl IntoIterator<Item = (usize, usize, f64)>,
 ) -> ColumnCone {
     let mut cone = ColumnCone::orthant(n);
+    // Budgets too loose to resolve are left out (a relaxation; certification checks them).
     cone.rows.extend(
         pairs
             .into_iter()
+            .filter(|p| p.2 <= crate::formulation::LOOSE_LOG_RATIO)
             .map(|(a, b, f)| ColumnCone::ratio_row(a, b, f)),
     );
     cone
