@@ -19,7 +19,13 @@ pub(crate) fn channel_inverse(channel: &Channel) -> Option<DMatrix<f64>> {
         return None;
     }
     let m = DMatrix::from_fn(n, n, |x, y| channel.get(x, y));
-    let inv = m.try_inverse()?;
+    let mut inv = m.clone().try_inverse()?;
+    // Two steps of iterative refinement, X <- X + X (I - M X): near-singular channels (tiny
+    // epsilon) lose digits in a plain inverse.
+    for _ in 0..2 {
+        let residual = DMatrix::identity(n, n) - &m * &inv;
+        inv += &inv * residual;
+    }
     inv.iter()
         .all(|v| v.is_finite() && v.abs() < SINGULAR_LIMIT)
         .then_some(inv)

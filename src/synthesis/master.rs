@@ -103,12 +103,16 @@ pub fn solve_master(
 /// `V* <= mu . 1 + nu . rhs + (eta . 1) max(0, delta)` (weak duality; the last term is the
 /// pricing gap).
 pub fn dual_bound(cone: &ColumnCone, mu: &[f64], nu: &[f64], eta_total: f64, delta: f64) -> f64 {
-    let coupling: f64 = nu
+    let terms: Vec<f64> = mu
         .iter()
-        .zip(&cone.coupling)
-        .map(|(v, (_, rhs))| v * rhs)
-        .sum();
-    mu.iter().sum::<f64>() + coupling + eta_total * delta.max(0.0)
+        .copied()
+        .chain(nu.iter().zip(&cone.coupling).map(|(v, (_, rhs))| v * rhs))
+        .chain(std::iter::once(eta_total * delta.max(0.0)))
+        .collect();
+    let total: f64 = terms.iter().sum();
+    // Rounded upwards: a k-term sum errs by at most (k + 1) u times the sum of magnitudes.
+    let magnitude: f64 = terms.iter().map(|t| t.abs()).sum();
+    (total + (terms.len() as f64 + 2.0) * f64::EPSILON * magnitude).next_up()
 }
 
 /// `(g(r) - mu . q - nu . c(r)) / (eta . q)` for one generator.
