@@ -9,8 +9,8 @@ use crate::privacy::{leakage_profile, PrivacyNotion};
 use crate::problem::Problem;
 use crate::report::{ExpectedCheck, GapReport, Report, SolverInfo, Timings};
 use crate::synthesis::{
-    solve_by_rays, solve_linear, solve_locally, Outcome, ProgressSink, Run, Status,
-    ENUMERATION_LIMIT,
+    solve_by_design, solve_by_rays, solve_linear, solve_locally, Outcome, ProgressSink, Run,
+    Status, ENUMERATION_LIMIT,
 };
 use mechsynth_solvers::{backend, BackendError, BackendKind, LpBackend};
 use serde::Serialize;
@@ -281,6 +281,17 @@ fn formulate_and_solve(problem: &Problem, run: &Run) -> Result<(Outcome, Vec<Str
             .map(|p| p.key().to_string())
             .collect::<Vec<_>>()
     };
+    if let Some(design) = problem.objective.frequency_design() {
+        let all: Vec<&dyn PrivacyNotion> = problem.privacy.iter().map(|p| p.as_ref()).collect();
+        if let Some(outcome) = solve_by_design(&all, design, n, run) {
+            return Ok((outcome, describe()));
+        }
+        let mut outcome = local()?;
+        outcome.notes.push(format!(
+            "the constraints have no column cone (mutual-information privacy) or it has more than {ENUMERATION_LIMIT} extreme rays; the result is a local optimum"
+        ));
+        return Ok((with_krr_note(problem, outcome), describe()));
+    }
     let Some(f) = problem.objective.column_convex() else {
         let outcome = with_krr_note(problem, local()?);
         return Ok((outcome, describe()));

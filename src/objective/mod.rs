@@ -3,10 +3,12 @@
 //! ([`ColumnConvex`]); the inversion-estimator MSE is neither.
 
 mod column;
+mod frequency;
 mod inversion;
 mod loss;
 
 pub use column::{ColumnConvex, ColumnObjective, MmseHistogram, MmseSum, MutualInformation};
+pub use frequency::{FrequencyMse, QuerySpec, Sampling, FISHER_RANK_TOLERANCE};
 pub use inversion::InversionMse;
 pub use loss::{LossSpec, LOSS_NAMES};
 
@@ -39,6 +41,11 @@ pub trait Objective: std::fmt::Debug + Send + Sync {
     /// `Some` when the objective is `offset + scale * sum_y g(q_y)` with `g` convex and
     /// positively homogeneous (see [`ColumnConvex`]).
     fn column_convex(&self) -> Option<&dyn ColumnConvex> {
+        None
+    }
+    /// `Some` for the frequency MSE of the efficient estimator, whose optimum is an optimal
+    /// design over the extreme rays of the column cone.
+    fn frequency_design(&self) -> Option<&FrequencyMse> {
         None
     }
     /// The gradient with respect to every entry `Q[x][y]`, when defined at `channel`.
@@ -147,16 +154,33 @@ pub enum ObjectiveSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         users: Option<f64>,
     },
+    /// Frequency MSE of the efficient unbiased estimator (minimized; certified optimal design
+    /// over the extreme rays of the column cone).
+    FrequencyMse {
+        /// The linear queries estimated (default: every frequency).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        queries: Option<QuerySpec>,
+        /// Fixed true counts (default) or i.i.d. sampling.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sampling: Option<Sampling>,
+        /// The true distribution (default: the domain prior); every entry must be positive.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        distribution: Option<Vec<f64>>,
+        /// The number of users (default 1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        users: Option<f64>,
+    },
 }
 
 /// Every accepted objective kind.
-pub const OBJECTIVE_NAMES: [&str; 6] = [
+pub const OBJECTIVE_NAMES: [&str; 7] = [
     "expected-loss",
     "co-location",
     "mmse-sum",
     "mmse-histogram",
     "mutual-information",
     "inversion-mse",
+    "frequency-mse",
 ];
 
 impl ObjectiveSpec {
@@ -206,25 +230,95 @@ impl ObjectiveSpec {
                 distribution,
                 users,
             } => {
-                let users = users.unwrap_or(1.0);
-                if !(users.is_finite() && users >= 1.0) {
+                let users = users_of(*users)?;
+                let pi = distribution_of(distribution.as_deref(), domain)?;
+                Box::new(InversionMse::new(&pi, users))
+            }
+            ObjectiveSpec::FrequencyMse {
+                queries,
+                sampling,
+                distribution,
+                users,
+            } => {
+                let users = users_of(*users)?;
+                let pi = distribution_of(distribution.as_deref(), domain)?;
+                let key = if distribution.is_some() {
+                    "objective.distribution"
+                } else {
+                    "domain.prior"
+                };
+                if let Some(x) = pi.iter().position(|&v| v <= 0.0) {
                     return Err(ProblemError::invalid(
-                        "objective.users",
-                        users,
-                        "the number of users must be a finite number >= 1",
+                        &format!("{key}[{x}]"),
+                        pi[x],
+                        "frequency-mse needs every true frequency to be positive (a zero frequency makes the Fisher information singular); use a small positive value",
                     ));
                 }
-                let pi = match distribution {
-                    Some(d) => {
-                        validate_prior("objective.distribution", d, domain.size())?;
-                        crate::domain::normalize_prior("objective.distribution", d).0
-                    }
-                    None => domain.prior().to_vec(),
-                };
-                Box::new(InversionMse::new(&pi, users))
+                let queries = queries.clone().unwrap_or_default();
+                let matrix = queries.matrix(domain.size());
+                validate_queries(&matrix, domain.size())?;
+                Box::new(FrequencyMse::new(
+                    &matrix,
+                    &pi,
+                    sampling.unwrap_or_default(),
+                    users,
+                ))
             }
         })
     }
+}
+
+fn users_of(users: Option<f64>) -> Result<f64, ProblemError> {
+    let users = users.unwrap_or(1.0);
+    if users.is_finite() && users >= 1.0 {
+        Ok(users)
+    } else {
+        Err(ProblemError::invalid(
+            "objective.users",
+            users,
+            "the number of users must be a finite number >= 1",
+        ))
+    }
+}
+
+fn distribution_of(given: Option<&[f64]>, domain: &Domain) -> Result<Vec<f64>, ProblemError> {
+    Ok(match given {
+        Some(d) => {
+            validate_prior("objective.distribution", d, domain.size())?;
+            crate::domain::normalize_prior("objective.distribution", d).0
+        }
+        None => domain.prior().to_vec(),
+    })
+}
+
+fn validate_queries(matrix: &[Vec<f64>], n: usize) -> Result<(), ProblemError> {
+    if matrix.is_empty() {
+        return Err(ProblemError::invalid(
+            "objective.queries.matrix",
+            "[]",
+            "give at least one query (one row of coefficients per query)",
+        ));
+    }
+    for (j, row) in matrix.iter().enumerate() {
+        if row.len() != n {
+            return Err(ProblemError::invalid(
+                &format!("objective.queries.matrix[{j}]"),
+                format!("{} entries", row.len()),
+                format!("each query needs one coefficient per symbol ({n})"),
+            ));
+        }
+        for (x, &v) in row.iter().enumerate() {
+            finite(&format!("objective.queries.matrix[{j}][{x}]"), v)?;
+        }
+    }
+    if matrix.iter().all(|r| r.iter().all(|&v| v == 0.0)) {
+        return Err(ProblemError::invalid(
+            "objective.queries.matrix",
+            "all zeros",
+            "every query is zero: there is nothing to estimate",
+        ));
+    }
+    Ok(())
 }
 
 fn finite(key: &str, v: f64) -> Result<f64, ProblemError> {
@@ -255,10 +349,13 @@ pub fn objective_profile_for(
         return out;
     }
     match spec {
-        ObjectiveSpec::MmseSum { .. } | ObjectiveSpec::InversionMse { .. } => {
+        ObjectiveSpec::MmseSum { .. }
+        | ObjectiveSpec::InversionMse { .. }
+        | ObjectiveSpec::FrequencyMse { .. } => {
             if let Ok(objective) = spec.resolve(domain) {
                 let key = match spec {
                     ObjectiveSpec::MmseSum { .. } => "mmse-sum",
+                    ObjectiveSpec::FrequencyMse { .. } => "frequency-mse",
                     _ => "inversion-mse",
                 };
                 let v = objective.evaluate(channel);
@@ -277,7 +374,7 @@ pub fn objective_profile_for(
 /// Every objective that applies to any channel over `domain`, evaluated: `mmse-sum` (of the
 /// domain's values, weight 1), `mmse-histogram`, `mutual-information` (nats), and
 /// `inversion-mse` (one user, true distribution = the prior) when the channel is square and
-/// invertible.
+/// invertible, and `frequency-mse` (every frequency, fixed counts, one user) when it is finite.
 pub fn objective_profile(channel: &Channel, domain: &Domain) -> BTreeMap<String, f64> {
     let prior = domain.prior();
     let mut out = BTreeMap::new();
@@ -304,6 +401,14 @@ pub fn objective_profile(channel: &Channel, domain: &Domain) -> BTreeMap<String,
     let inversion = InversionMse::new(prior, 1.0).value(channel);
     if inversion.is_finite() {
         out.insert("inversion-mse".into(), inversion);
+    }
+    if prior.iter().all(|&p| p > 0.0) {
+        let identity = QuerySpec::Identity.matrix(prior.len());
+        let frequency =
+            FrequencyMse::new(&identity, prior, Sampling::FixedCounts, 1.0).value(channel);
+        if frequency.is_finite() {
+            out.insert("frequency-mse".into(), frequency);
+        }
     }
     out
 }

@@ -53,6 +53,41 @@ fn normalized_by(mut z: Vec<f64>, eta: &[f64]) -> Option<Vec<f64>> {
     })
 }
 
+/// The extreme rays of `cone` (the intersection of `privacy`'s column cones): from the closed
+/// form of a single notion's family, or by double description (with progress and the run's
+/// deadline). `None` when there are more than [`ENUMERATION_LIMIT`] or the time ran out; the
+/// family is returned for exact pricing, with the source's name for notes.
+pub(crate) fn enumerate_cone(
+    privacy: &[&dyn PrivacyNotion],
+    cone: &ColumnCone,
+    n: usize,
+    run: &Run,
+) -> (Option<Vec<Vec<f64>>>, Option<RayFamily>, &'static str) {
+    let family = match privacy {
+        [single] => single.ray_family(),
+        _ => None,
+    };
+    match &family {
+        Some(fam) => {
+            let rays = fam.enumerate(n, ENUMERATION_LIMIT);
+            let name = fam.name();
+            (rays, family, name)
+        }
+        None => {
+            let report = |done: usize, total: usize, rays: usize| {
+                run.progress(&format!(
+                    "double description: {done} of {total} cone rows, {rays} rays so far"
+                ))
+            };
+            (
+                enumerate_rays_until(cone, ENUMERATION_LIMIT, Some(run.deadline()), &report),
+                None,
+                "double description",
+            )
+        }
+    }
+}
+
 /// Solve by extreme rays when the notions allow it; `Ok(None)` when they do not (a notion
 /// without a column cone, or too many rays and no exact pricing).
 pub fn solve_by_rays(
@@ -64,24 +99,7 @@ pub fn solve_by_rays(
     let Some(cone) = combined_cone(privacy, n) else {
         return Ok(None);
     };
-    let family = match privacy {
-        [single] => single.ray_family(),
-        _ => None,
-    };
-    let (rays, source) = match &family {
-        Some(fam) => (fam.enumerate(n, ENUMERATION_LIMIT), fam.name()),
-        None => {
-            let report = |done: usize, total: usize, rays: usize| {
-                run.progress(&format!(
-                    "double description: {done} of {total} cone rows, {rays} rays so far"
-                ))
-            };
-            (
-                enumerate_rays_until(&cone, ENUMERATION_LIMIT, Some(run.deadline()), &report),
-                "double description",
-            )
-        }
-    };
+    let (rays, family, source) = enumerate_cone(privacy, &cone, n, run);
     if let Some(rays) = rays {
         return enumerated(&cone, f, rays, source, run).map(Some);
     }
@@ -105,7 +123,7 @@ pub fn solve_by_rays(
 }
 
 /// No channel: the time limit passed before the method had a point.
-fn timed_out(note: &str) -> Outcome {
+pub(crate) fn timed_out(note: &str) -> Outcome {
     Outcome {
         method: Method::ExtremeRayLp,
         status: Status::Solver(LpStatus::TimeLimit),

@@ -1,7 +1,10 @@
 //! How a problem is solved: as one LP (linear objectives), as a conic program (linear objectives
 //! under mutual-information privacy), as an LP over extreme rays (column-convex objectives;
-//! enumerated or by column generation), or locally.
+//! enumerated or by column generation), as an optimal design over extreme rays (frequency MSE),
+//! or locally.
 
+mod barrier;
+mod design;
 mod extreme;
 mod linear;
 mod local;
@@ -9,6 +12,7 @@ mod master;
 mod pricing;
 mod run;
 
+pub use design::{solve_by_design, DESIGN_GAP_TOLERANCE};
 pub use extreme::{combined_cone, solve_by_rays, CG_GAP_TOLERANCE, ENUMERATION_LIMIT};
 pub use linear::solve_linear;
 pub use local::{solve_locally, LOCAL_RANDOM_STARTS};
@@ -30,6 +34,8 @@ pub enum Method {
     ExtremeRayLp,
     /// An LP over extreme rays priced in by exact column generation.
     ColumnGeneration,
+    /// An optimal design (frequency MSE) over extreme rays, by column generation.
+    OptimalDesign,
     /// A local method (no global guarantee).
     Local,
 }
@@ -42,6 +48,7 @@ impl Method {
             Method::ConicProgram => "conic program",
             Method::ExtremeRayLp => "extreme-ray LP",
             Method::ColumnGeneration => "column generation",
+            Method::OptimalDesign => "optimal design",
             Method::Local => "local",
         }
     }

@@ -1,0 +1,302 @@
+//! Certified optimal channels for frequency estimation: an optimal design over the extreme rays
+//! of the column cone, by column generation with a restricted master solved by a barrier
+//! method ([`super::barrier`]) and pricing by scanning every ray.
+//!
+//! Why rays suffice: each term `q q^T / (pi . q)` of the Fisher information `J` is
+//! matrix-convex and positively homogeneous in the column, so splitting a column into extreme
+//! rays only increases `J` in the Loewner order and lowers `tr(C^T J^-1 C)` (docs/frequency.md).
+//!
+//! The bound. For any vectors `v_k` and any feasible weights, `c^T J^-1 c >= 2 v . c - v^T J v`,
+//! so `f(w) >= 2 sum_k v_k . c_k - sum_r w_r h(r)` with `h(r) = sum_k (v_k . r)^2 / (pi . r)`.
+//! The last sum is at most the optimum of the extreme-ray LP with column values `h`, which weak
+//! duality bounds by `mu . 1 + kappa . rhs + n max(0, delta)` for any prices (see
+//! [`super::master::dual_bound`]). With `v_k = J^-1 c_k` at the master's point and its prices,
+//! the bound meets the optimum when the master is optimal over every ray.
+
+use super::barrier::{solve_restricted, DesignData, MasterPoint};
+use super::extreme::{combined_cone, enumerate_cone, timed_out};
+use super::master::dual_bound;
+use super::{Method, Outcome, Run, Status};
+use crate::objective::FrequencyMse;
+use crate::privacy::PrivacyNotion;
+use crate::rays::{dot, ColumnCone};
+use mechsynth_solvers::LpStatus;
+use nalgebra::{DMatrix, DVector};
+use std::time::Instant;
+
+/// Column generation stops when the certified gap is below this, relative to the value.
+pub const DESIGN_GAP_TOLERANCE: f64 = 1e-9;
+/// Most column-generation rounds.
+const DESIGN_MAX_ROUNDS: usize = 200;
+/// Up to this many rays the master starts with all of them.
+const DESIGN_DIRECT_LIMIT: usize = 300;
+/// Weights below this fraction of the largest are dropped from the emitted channel.
+const DESIGN_WEIGHT_FLOOR: f64 = 1e-9;
+
+/// Generators: input part normalized to `1 . q = 1`, coupling values.
+struct Rays {
+    q: Vec<Vec<f64>>,
+    coupling: Vec<Vec<f64>>,
+}
+
+impl Rays {
+    fn new(cone: &ColumnCone, lifted: Vec<Vec<f64>>) -> Self {
+        let mut q = Vec::new();
+        let mut coupling: Vec<Vec<f64>> = vec![Vec::new(); cone.coupling.len()];
+        for z in lifted {
+            let s: f64 = z[..cone.n].iter().sum();
+            if s <= 0.0 {
+                continue;
+            }
+            let z: Vec<f64> = z.iter().map(|v| v / s).collect();
+            for (i, (row, _)) in cone.coupling.iter().enumerate() {
+                coupling[i].push(dot(row, &z));
+            }
+            q.push(z[..cone.n].to_vec());
+        }
+        Rays { q, coupling }
+    }
+
+    fn data<'a>(
+        &'a self,
+        set: &[usize],
+        cone: &ColumnCone,
+        pi: &'a [f64],
+        c: &'a DMatrix<f64>,
+    ) -> DesignData<'a> {
+        DesignData {
+            rays: set.iter().map(|&j| self.q[j].as_slice()).collect(),
+            coupling: self
+                .coupling
+                .iter()
+                .map(|row| set.iter().map(|&j| row[j]).collect())
+                .collect(),
+            rhs: cone.coupling.iter().map(|(_, h)| *h).collect(),
+            pi,
+            c,
+        }
+    }
+}
+
+/// `gamma_k = k u / (1 - k u)`: the relative error bound of a k-term dot product.
+fn gamma(k: usize) -> f64 {
+    let ku = k as f64 * f64::EPSILON;
+    ku / (1.0 - ku)
+}
+
+/// An upper bound on `h(r) = sum_k (v_k . r)^2 / (pi . r)` in floating point.
+fn h_upper(v: &DMatrix<f64>, r: &[f64], pi: &[f64]) -> f64 {
+    let n = r.len();
+    let g = gamma(n + 2);
+    let lambda: f64 = r.iter().zip(pi).map(|(a, b)| a * b).sum::<f64>() * (1.0 - g);
+    let mut total = 0.0;
+    for col in v.column_iter() {
+        let (dotv, mag) = col
+            .iter()
+            .zip(r)
+            .fold((0.0, 0.0), |(s, m), (a, b)| (s + a * b, m + (a * b).abs()));
+        let upper = dotv.abs() + g * mag;
+        total += upper * upper;
+    }
+    total * (1.0 + gamma(2 * v.ncols() + 4)) / lambda
+}
+
+/// The certified lower bound on `min tr(C^T J^-1 C)` from the master's point and prices.
+fn lower_bound(
+    rays: &Rays,
+    cone: &ColumnCone,
+    design: &FrequencyMse,
+    point: &MasterPoint,
+    set: &[usize],
+) -> Option<(f64, Vec<(f64, usize)>)> {
+    let pi = design.distribution();
+    let c = design.queries_t();
+    let n = pi.len();
+    let mut j = DMatrix::zeros(n, n);
+    for (&idx, &w) in set.iter().zip(&point.w) {
+        let r = DVector::from_column_slice(&rays.q[idx]);
+        let lambda: f64 = r.iter().zip(pi).map(|(a, b)| a * b).sum();
+        j.ger(w / lambda, &r, &r, 1.0);
+    }
+    let v = j.cholesky()?.solve(c);
+    let mut reduced: Vec<(f64, usize)> = (0..rays.q.len())
+        .map(|idx| {
+            let price: f64 = dot_dense(&point.mu, &rays.q[idx])
+                + point
+                    .kappa
+                    .iter()
+                    .zip(&rays.coupling)
+                    .map(|(k, row)| k * row[idx])
+                    .sum::<f64>();
+            (h_upper(&v, &rays.q[idx], pi) - price, idx)
+        })
+        .collect();
+    let delta = reduced
+        .iter()
+        .map(|r| r.0)
+        .fold(f64::NEG_INFINITY, f64::max);
+    // Prices' own rounding: each price is a short dot product.
+    let price_error =
+        gamma(n + point.kappa.len() + 2) * point.mu.iter().map(|m| m.abs()).sum::<f64>().max(1.0);
+    let upper = dual_bound(cone, &point.mu, &point.kappa, n as f64, delta + price_error);
+    let terms: Vec<f64> = v.iter().zip(c.iter()).map(|(a, b)| 2.0 * a * b).collect();
+    let magnitude: f64 = terms.iter().map(|t| t.abs()).sum::<f64>() + upper.abs();
+    let first: f64 = terms.iter().sum();
+    let bound = first - upper - gamma(terms.len() + 3) * magnitude;
+    reduced.retain(|r| r.0 > 0.0);
+    reduced.sort_by(|a, b| b.0.total_cmp(&a.0));
+    Some((bound.next_down(), reduced))
+}
+
+fn dot_dense(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// The rays to start column generation with: all of them when few, otherwise for each input the
+/// ray that puts the most mass on it, and the rays best for `J = I`.
+fn initial_set(rays: &Rays, design: &FrequencyMse) -> Vec<usize> {
+    let count = rays.q.len();
+    if count <= DESIGN_DIRECT_LIMIT {
+        return (0..count).collect();
+    }
+    let n = design.distribution().len();
+    let mut set: Vec<usize> = (0..n)
+        .filter_map(|x| (0..count).max_by(|&a, &b| rays.q[a][x].total_cmp(&rays.q[b][x])))
+        .collect();
+    let v = design.queries_t().clone();
+    let mut scored: Vec<(f64, usize)> = (0..count)
+        .map(|i| (h_upper(&v, &rays.q[i], design.distribution()), i))
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    set.extend(scored.iter().take(4 * n).map(|s| s.1));
+    set.sort_unstable();
+    set.dedup();
+    set
+}
+
+/// Solve the frequency-estimation design when the notions give a column cone whose extreme
+/// rays can be listed; `Ok(None)` otherwise (the caller falls back to the local method).
+pub fn solve_by_design(
+    privacy: &[&dyn PrivacyNotion],
+    design: &FrequencyMse,
+    n: usize,
+    run: &Run,
+) -> Option<Outcome> {
+    let cone = combined_cone(privacy, n)?;
+    let (lifted, _, source) = enumerate_cone(privacy, &cone, n, run);
+    let Some(lifted) = lifted else {
+        return run
+            .expired()
+            .then(|| timed_out("the time limit passed while enumerating extreme rays"));
+    };
+    let rays = Rays::new(&cone, lifted);
+    let mut notes = vec![format!("{} extreme rays ({source})", rays.q.len())];
+    let started = Instant::now();
+    let pi = design.distribution();
+    let mut set = initial_set(&rays, design);
+    let mut start: Vec<f64> = vec![1.0 / set.len() as f64; set.len()];
+    let mut best: Option<(f64, MasterPoint, Vec<usize>)> = None;
+    let mut best_bound = f64::NEG_INFINITY;
+    let mut rounds = 0;
+    let stop = loop {
+        rounds += 1;
+        let data = rays.data(&set, &cone, pi, design.queries_t());
+        let Some(point) = solve_restricted(&data, &start, run.deadline()) else {
+            break "the restricted master has a singular Fisher information at every point tried: the queries may not be estimable under these constraints";
+        };
+        let Some((bound, reduced)) = lower_bound(&rays, &cone, design, &point, &set) else {
+            break "the Fisher information of the master's point is singular";
+        };
+        best_bound = best_bound.max(bound);
+        let gap = point.value - best_bound;
+        if started.elapsed().as_secs_f64() > 1.0 {
+            run.progress(&format!(
+                "optimal design round {rounds}: master {:.9e}, bound {:.9e}, {} rays in the master",
+                design.mse_from_trace(point.value),
+                design.mse_from_trace(best_bound),
+                set.len()
+            ));
+        }
+        let fresh: Vec<usize> = reduced
+            .iter()
+            .map(|r| r.1)
+            .filter(|i| set.binary_search(i).is_err())
+            .take(2 * n)
+            .collect();
+        let closed = gap <= DESIGN_GAP_TOLERANCE * point.value.abs();
+        let (w_old, set_old) = (point.w.clone(), set.clone());
+        best = Some((point.value, point, set.clone()));
+        if closed {
+            break "converged";
+        }
+        if fresh.is_empty() {
+            break "no ray prices out; the gap left is the master's own accuracy";
+        }
+        if rounds >= DESIGN_MAX_ROUNDS {
+            break "stopped at the round limit";
+        }
+        if run.expired() {
+            break "stopped at the time limit";
+        }
+        // Warm start: keep the weights, give new rays a small share.
+        let largest = w_old.iter().cloned().fold(0.0, f64::max);
+        let mut next: Vec<(usize, f64)> = set_old
+            .iter()
+            .zip(&w_old)
+            .map(|(&i, &w)| (i, w.max(1e-6 * largest)))
+            .collect();
+        next.extend(fresh.iter().map(|&i| (i, 1e-3 * largest)));
+        next.sort_by_key(|e| e.0);
+        set = next.iter().map(|e| e.0).collect();
+        start = next.iter().map(|e| e.1).collect();
+    };
+    let Some((_, point, set)) = best else {
+        notes.push(stop.into());
+        return Some(Outcome {
+            method: Method::OptimalDesign,
+            status: Status::Solver(LpStatus::NumericalTrouble),
+            iterations: 0,
+            rows: None,
+            bound: None,
+            notes,
+            solver_objective: None,
+        });
+    };
+    notes.push(format!(
+        "{rounds} rounds ({stop}), {} rays in the master, barrier Newton steps {}, pricing by scanning every ray",
+        set.len(),
+        point.steps
+    ));
+    let rows = emitted_rows(&rays, &point, &set, n);
+    let bound = design.mse_from_trace(best_bound);
+    Some(Outcome {
+        method: Method::OptimalDesign,
+        status: Status::Optimal,
+        iterations: point.steps as u64,
+        rows: Some(rows),
+        bound: Some(bound - gamma(4) * bound.abs()),
+        notes,
+        solver_objective: Some(design.mse_from_trace(point.value)),
+    })
+}
+
+/// The channel of the master's point: negligible weights dropped and the row sums restored by
+/// the least-norm correction on the remaining weights.
+fn emitted_rows(rays: &Rays, point: &MasterPoint, set: &[usize], n: usize) -> Vec<Vec<f64>> {
+    let largest = point.w.iter().cloned().fold(0.0, f64::max);
+    let keep: Vec<usize> = (0..set.len())
+        .filter(|&j| point.w[j] > DESIGN_WEIGHT_FLOOR * largest)
+        .collect();
+    let a = DMatrix::from_fn(n, keep.len(), |x, c| rays.q[set[keep[c]]][x]);
+    let mut w = DVector::from_fn(keep.len(), |c, _| point.w[keep[c]]);
+    let residual = DVector::from_element(n, 1.0) - &a * &w;
+    if let Some(y) = (&a * a.transpose()).lu().solve(&residual) {
+        let corrected = &w + a.transpose() * y;
+        if corrected.iter().all(|&v| v > 0.0) {
+            w = corrected;
+        }
+    }
+    (0..n)
+        .map(|x| (0..keep.len()).map(|c| w[c] * a[(x, c)]).collect())
+        .collect()
+}
