@@ -117,6 +117,20 @@ impl DesignData<'_> {
     }
 }
 
+/// Cholesky of a symmetric positive definite matrix, retried with a small ridge when rounding
+/// makes it fail.
+fn factor(h: DMatrix<f64>) -> Option<nalgebra::Cholesky<f64, nalgebra::Dyn>> {
+    if let Some(c) = h.clone().cholesky() {
+        return Some(c);
+    }
+    let scale = h.diagonal().amax();
+    let mut ridged = h;
+    for j in 0..ridged.nrows() {
+        ridged[(j, j)] += 1e-12 * scale;
+    }
+    ridged.cholesky()
+}
+
 /// `t f - sum ln w - sum ln s` at `w`, or `None` outside the domain.
 fn barrier_value(data: &DesignData, b: &DMatrix<f64>, w: &DVector<f64>, t: f64) -> Option<f64> {
     if w.iter().any(|&v| v <= 0.0) {
@@ -149,12 +163,16 @@ pub(crate) fn solve_restricted(
     let mut nu = DVector::zeros(n);
     let mut steps = 0;
     let mut feasible = false;
+    let mut last: Option<MasterPoint> = None;
+    let mut steps_before = usize::MAX;
     loop {
         for _ in 0..NEWTON_STEPS {
             if Instant::now() >= deadline {
                 break;
             }
-            let d = data.derivatives(&b, &w)?;
+            let Some(d) = data.derivatives(&b, &w) else {
+                break;
+            };
             let s = data.slacks(&w);
             let mut grad = &d.gradient * t;
             let mut hess = &d.hessian * t;
@@ -167,13 +185,15 @@ pub(crate) fn solve_restricted(
                 grad += &gi / s[i];
                 hess.ger(1.0 / (s[i] * s[i]), &gi, &gi, 1.0);
             }
-            let chol = hess.cholesky()?;
+            let Some(chol) = factor(hess) else {
+                break;
+            };
             let residual = &a * &w - &ones;
             let y = chol.solve(&a.transpose());
             let schur = &a * &y;
             let rhs = &residual - &a * chol.solve(&grad);
             let Some(new_nu) = schur.lu().solve(&rhs) else {
-                return None;
+                break;
             };
             let dw = -chol.solve(&(&grad + a.transpose() * &new_nu));
             nu = new_nu;
@@ -195,7 +215,9 @@ pub(crate) fn solve_restricted(
                     alpha = alpha.min(BOUNDARY_FRACTION * s[i] / change);
                 }
             }
-            let current = barrier_value(data, &b, &w, t)?;
+            let Some(current) = barrier_value(data, &b, &w, t) else {
+                break;
+            };
             let mut accepted = false;
             for _ in 0..60 {
                 let trial = &w + &dw * alpha;
@@ -214,17 +236,28 @@ pub(crate) fn solve_restricted(
             feasible = (&a * &w - &ones).amax() <= ROW_SUM_RESIDUAL;
         }
         let value = data.value(&b, &w)?;
+        let s = data.slacks(&w);
+        let point = MasterPoint {
+            w: w.iter().copied().collect(),
+            mu: (&nu / t).iter().copied().collect(),
+            kappa: s.iter().map(|v| 1.0 / (t * v)).collect(),
+            value,
+            steps,
+        };
         let done = (m + p) as f64 / t <= BARRIER_GAP * value.abs().max(f64::MIN_POSITIVE);
-        if done || Instant::now() >= deadline {
-            let s = data.slacks(&w);
-            return Some(MasterPoint {
-                w: w.iter().copied().collect(),
-                mu: (nu / t).iter().copied().collect(),
-                kappa: s.iter().map(|v| 1.0 / (t * v)).collect(),
-                value,
-                steps,
+        let stalled = steps == steps_before;
+        if done || stalled || Instant::now() >= deadline {
+            // A stalled centering (rounding at large t) keeps the last point; the caller's
+            // bound tells how good it is.
+            return Some(match (stalled, last) {
+                (true, Some(previous)) => previous,
+                _ => point,
             });
         }
+        if feasible {
+            last = Some(point);
+        }
+        steps_before = steps;
         t *= BARRIER_GROWTH;
     }
 }

@@ -24,12 +24,18 @@ use mechsynth_solvers::LpStatus;
 use nalgebra::{DMatrix, DVector};
 use std::time::Instant;
 
+/// Most extreme rays listed for the design (pricing scans them all; LIP at n = 16 has
+/// 16 * 2^15).
+pub const DESIGN_ENUMERATION_LIMIT: usize = 1 << 20;
 /// Column generation stops when the certified gap is below this, relative to the value.
 pub const DESIGN_GAP_TOLERANCE: f64 = 1e-9;
 /// Most column-generation rounds.
 const DESIGN_MAX_ROUNDS: usize = 200;
 /// Up to this many rays the master starts with all of them.
 const DESIGN_DIRECT_LIMIT: usize = 300;
+/// Between rounds, rays whose weight is below this fraction of the largest leave the master
+/// (pricing brings them back if they are needed).
+const DESIGN_PRUNE: f64 = 1e-7;
 /// Weights below this fraction of the largest are dropped from the emitted channel.
 const DESIGN_WEIGHT_FLOOR: f64 = 1e-9;
 
@@ -152,6 +158,35 @@ fn dot_dense(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
+/// Whether the queries lie in the range of `sum_r r r^T / (pi . r)` over every ray (the largest
+/// Fisher information's range): otherwise no channel estimates them.
+fn estimable(rays: &Rays, design: &FrequencyMse) -> bool {
+    let n = design.distribution().len();
+    let mut j = DMatrix::zeros(n, n);
+    for r in &rays.q {
+        let r = DVector::from_column_slice(r);
+        let lambda: f64 = r
+            .iter()
+            .zip(design.distribution())
+            .map(|(a, b)| a * b)
+            .sum();
+        j.ger(1.0 / lambda, &r, &r, 1.0);
+    }
+    design.trace(&j).is_finite()
+}
+
+/// Equal starting weights, scaled down until every coupling row holds strictly.
+fn coupling_feasible(rays: &Rays, cone: &ColumnCone, set: &[usize]) -> Vec<f64> {
+    let mut scale = 1.0 / set.len() as f64;
+    for (row, (_, rhs)) in rays.coupling.iter().zip(&cone.coupling) {
+        let used: f64 = set.iter().map(|&j| row[j]).sum::<f64>() * scale;
+        if used > 0.0 && used >= 0.5 * rhs {
+            scale *= 0.5 * rhs / used;
+        }
+    }
+    vec![scale; set.len()]
+}
+
 /// The rays to start column generation with: all of them when few, otherwise for each input the
 /// ray that puts the most mass on it, and the rays best for `J = I`.
 fn initial_set(rays: &Rays, design: &FrequencyMse) -> Vec<usize> {
@@ -183,7 +218,7 @@ pub fn solve_by_design(
     run: &Run,
 ) -> Option<Outcome> {
     let cone = combined_cone(privacy, n)?;
-    let (lifted, _, source) = enumerate_cone(privacy, &cone, n, run);
+    let (lifted, _, source) = enumerate_cone(privacy, &cone, n, DESIGN_ENUMERATION_LIMIT, run);
     let Some(lifted) = lifted else {
         return run
             .expired()
@@ -191,10 +226,22 @@ pub fn solve_by_design(
     };
     let rays = Rays::new(&cone, lifted);
     let mut notes = vec![format!("{} extreme rays ({source})", rays.q.len())];
+    if !estimable(&rays, design) {
+        notes.push("the queries are not estimable: every channel these constraints allow has a Fisher information whose range misses a query (for example eps = 0 ties every row)".into());
+        return Some(Outcome {
+            method: Method::OptimalDesign,
+            status: Status::Solver(LpStatus::Other("not estimable".into())),
+            iterations: 0,
+            rows: None,
+            bound: None,
+            notes,
+            solver_objective: None,
+        });
+    }
     let started = Instant::now();
     let pi = design.distribution();
     let mut set = initial_set(&rays, design);
-    let mut start: Vec<f64> = vec![1.0 / set.len() as f64; set.len()];
+    let mut start = coupling_feasible(&rays, &cone, &set);
     let mut best: Option<(f64, MasterPoint, Vec<usize>)> = None;
     let mut best_bound = f64::NEG_INFINITY;
     let mut rounds = 0;
@@ -238,11 +285,13 @@ pub fn solve_by_design(
         if run.expired() {
             break "stopped at the time limit";
         }
-        // Warm start: keep the weights, give new rays a small share.
+        // Warm start: keep the weights (dropping rays the master has all but left), give new
+        // rays a small share.
         let largest = w_old.iter().cloned().fold(0.0, f64::max);
         let mut next: Vec<(usize, f64)> = set_old
             .iter()
             .zip(&w_old)
+            .filter(|(_, &w)| set_old.len() <= DESIGN_DIRECT_LIMIT || w > DESIGN_PRUNE * largest)
             .map(|(&i, &w)| (i, w.max(1e-6 * largest)))
             .collect();
         next.extend(fresh.iter().map(|&i| (i, 1e-3 * largest)));

@@ -55,12 +55,13 @@ fn normalized_by(mut z: Vec<f64>, eta: &[f64]) -> Option<Vec<f64>> {
 
 /// The extreme rays of `cone` (the intersection of `privacy`'s column cones): from the closed
 /// form of a single notion's family, or by double description (with progress and the run's
-/// deadline). `None` when there are more than [`ENUMERATION_LIMIT`] or the time ran out; the
+/// deadline). `None` when there are more than `limit` or the time ran out; the
 /// family is returned for exact pricing, with the source's name for notes.
 pub(crate) fn enumerate_cone(
     privacy: &[&dyn PrivacyNotion],
     cone: &ColumnCone,
     n: usize,
+    limit: usize,
     run: &Run,
 ) -> (Option<Vec<Vec<f64>>>, Option<RayFamily>, &'static str) {
     let family = match privacy {
@@ -69,7 +70,7 @@ pub(crate) fn enumerate_cone(
     };
     match &family {
         Some(fam) => {
-            let rays = fam.enumerate(n, ENUMERATION_LIMIT);
+            let rays = fam.enumerate(n, limit);
             let name = fam.name();
             (rays, family, name)
         }
@@ -80,7 +81,7 @@ pub(crate) fn enumerate_cone(
                 ))
             };
             (
-                enumerate_rays_until(cone, ENUMERATION_LIMIT, Some(run.deadline()), &report),
+                enumerate_rays_until(cone, limit, Some(run.deadline()), &report),
                 None,
                 "double description",
             )
@@ -99,7 +100,7 @@ pub fn solve_by_rays(
     let Some(cone) = combined_cone(privacy, n) else {
         return Ok(None);
     };
-    let (rays, family, source) = enumerate_cone(privacy, &cone, n, run);
+    let (rays, family, source) = enumerate_cone(privacy, &cone, n, ENUMERATION_LIMIT, run);
     if let Some(rays) = rays {
         return enumerated(&cone, f, rays, source, run).map(Some);
     }
