@@ -44,10 +44,6 @@ pub(crate) struct DesignData<'a> {
 pub(crate) struct MasterPoint {
     /// The weights (positive, row sums 1 up to rounding).
     pub w: Vec<f64>,
-    /// Prices of the row sums.
-    pub mu: Vec<f64>,
-    /// Prices of the coupling rows (non-negative).
-    pub kappa: Vec<f64>,
     /// `f(w)`.
     pub value: f64,
     /// Newton steps taken.
@@ -160,7 +156,6 @@ pub(crate) fn solve_restricted(
     let mut w = DVector::from_column_slice(start);
     let first = data.derivatives(&b, &w)?;
     let mut t = (m + p) as f64 / first.value.abs().max(f64::MIN_POSITIVE);
-    let mut nu = DVector::zeros(n);
     let mut steps = 0;
     let mut feasible = false;
     let mut last: Option<MasterPoint> = None;
@@ -192,11 +187,10 @@ pub(crate) fn solve_restricted(
             let y = chol.solve(&a.transpose());
             let schur = &a * &y;
             let rhs = &residual - &a * chol.solve(&grad);
-            let Some(new_nu) = schur.lu().solve(&rhs) else {
+            let Some(nu) = schur.lu().solve(&rhs) else {
                 break;
             };
-            let dw = -chol.solve(&(&grad + a.transpose() * &new_nu));
-            nu = new_nu;
+            let dw = -chol.solve(&(&grad + a.transpose() * &nu));
             steps += 1;
             let decrement = -grad.dot(&dw);
             if feasible && decrement / 2.0 <= NEWTON_DECREMENT {
@@ -236,11 +230,8 @@ pub(crate) fn solve_restricted(
             feasible = (&a * &w - &ones).amax() <= ROW_SUM_RESIDUAL;
         }
         let value = data.value(&b, &w)?;
-        let s = data.slacks(&w);
         let point = MasterPoint {
             w: w.iter().copied().collect(),
-            mu: (&nu / t).iter().copied().collect(),
-            kappa: s.iter().map(|v| 1.0 / (t * v)).collect(),
             value,
             steps,
         };

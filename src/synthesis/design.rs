@@ -15,12 +15,12 @@
 
 use super::barrier::{solve_restricted, DesignData, MasterPoint};
 use super::extreme::{combined_cone, enumerate_cone, timed_out};
-use super::master::dual_bound;
+use super::master::{dual_bound, reduced_value, solve_master, Columns};
 use super::{Method, Outcome, Run, Status};
 use crate::objective::FrequencyMse;
 use crate::privacy::PrivacyNotion;
 use crate::rays::{dot, ColumnCone};
-use mechsynth_solvers::LpStatus;
+use mechsynth_solvers::{BackendError, LpStatus};
 use nalgebra::{DMatrix, DVector};
 use std::time::Instant;
 
@@ -39,8 +39,9 @@ const DESIGN_PRUNE: f64 = 1e-7;
 /// Weights below this fraction of the largest are dropped from the emitted channel.
 const DESIGN_WEIGHT_FLOOR: f64 = 1e-9;
 
-/// Generators: input part normalized to `1 . q = 1`, coupling values.
+/// Generators: lifted and normalized to `1 . q = 1`, their input parts, coupling values.
 struct Rays {
+    z: Vec<Vec<f64>>,
     q: Vec<Vec<f64>>,
     coupling: Vec<Vec<f64>>,
 }
@@ -48,6 +49,7 @@ struct Rays {
 impl Rays {
     fn new(cone: &ColumnCone, lifted: Vec<Vec<f64>>) -> Self {
         let mut q = Vec::new();
+        let mut lifted_all = Vec::new();
         let mut coupling: Vec<Vec<f64>> = vec![Vec::new(); cone.coupling.len()];
         for z in lifted {
             let s: f64 = z[..cone.n].iter().sum();
@@ -59,8 +61,13 @@ impl Rays {
                 coupling[i].push(dot(row, &z));
             }
             q.push(z[..cone.n].to_vec());
+            lifted_all.push(z);
         }
-        Rays { q, coupling }
+        Rays {
+            z: lifted_all,
+            q,
+            coupling,
+        }
     }
 
     fn data<'a>(
@@ -107,14 +114,17 @@ fn h_upper(v: &DMatrix<f64>, r: &[f64], pi: &[f64]) -> f64 {
     total * (1.0 + gamma(2 * v.ncols() + 4)) / lambda
 }
 
-/// The certified lower bound on `min tr(C^T J^-1 C)` from the master's point and prices.
+/// The certified lower bound on `min tr(C^T J^-1 C)` from the master's point: `v = J^-1 C`
+/// there, prices from the extreme-ray LP with column values `h` over the master's rays, and
+/// the pricing gap over every ray. Also the rays with positive reduced value, best first.
 fn lower_bound(
     rays: &Rays,
     cone: &ColumnCone,
     design: &FrequencyMse,
     point: &MasterPoint,
     set: &[usize],
-) -> Option<(f64, Vec<(f64, usize)>)> {
+    run: &Run,
+) -> Result<Option<(f64, Vec<(f64, usize)>)>, BackendError> {
     let pi = design.distribution();
     let c = design.queries_t();
     let n = pi.len();
@@ -124,38 +134,47 @@ fn lower_bound(
         let lambda: f64 = r.iter().zip(pi).map(|(a, b)| a * b).sum();
         j.ger(w / lambda, &r, &r, 1.0);
     }
-    let v = j.cholesky()?.solve(c);
+    let Some(chol) = j.cholesky() else {
+        return Ok(None);
+    };
+    let v = chol.solve(c);
+    let mut columns = Columns::default();
+    for &idx in set {
+        columns.push(rays.z[idx].clone(), h_upper(&v, &rays.q[idx], pi));
+    }
+    let master = solve_master(cone, &columns, run.backend, &run.backend_options())?;
+    if !master.lp.status.has_point() {
+        return Ok(None);
+    }
+    let ones = vec![1.0; n];
     let mut reduced: Vec<(f64, usize)> = (0..rays.q.len())
         .map(|idx| {
-            let price: f64 = dot_dense(&point.mu, &rays.q[idx])
-                + point
-                    .kappa
-                    .iter()
-                    .zip(&rays.coupling)
-                    .map(|(k, row)| k * row[idx])
-                    .sum::<f64>();
-            (h_upper(&v, &rays.q[idx], pi) - price, idx)
+            let h = h_upper(&v, &rays.q[idx], pi);
+            let r = reduced_value(cone, &rays.z[idx], h, &master.mu, &master.nu, &ones);
+            (r, idx)
         })
         .collect();
     let delta = reduced
         .iter()
         .map(|r| r.0)
         .fold(f64::NEG_INFINITY, f64::max);
-    // Prices' own rounding: each price is a short dot product.
-    let price_error =
-        gamma(n + point.kappa.len() + 2) * point.mu.iter().map(|m| m.abs()).sum::<f64>().max(1.0);
-    let upper = dual_bound(cone, &point.mu, &point.kappa, n as f64, delta + price_error);
+    // The prices' own rounding: each is a short dot product of values at most 1.
+    let price_error = gamma(n + cone.coupling.len() + 2)
+        * (master
+            .mu
+            .iter()
+            .chain(&master.nu)
+            .map(|m| m.abs())
+            .sum::<f64>()
+            + 1.0);
+    let upper = dual_bound(cone, &master.mu, &master.nu, n as f64, delta + price_error);
     let terms: Vec<f64> = v.iter().zip(c.iter()).map(|(a, b)| 2.0 * a * b).collect();
     let magnitude: f64 = terms.iter().map(|t| t.abs()).sum::<f64>() + upper.abs();
     let first: f64 = terms.iter().sum();
     let bound = first - upper - gamma(terms.len() + 3) * magnitude;
     reduced.retain(|r| r.0 > 0.0);
     reduced.sort_by(|a, b| b.0.total_cmp(&a.0));
-    Some((bound.next_down(), reduced))
-}
-
-fn dot_dense(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
+    Ok(Some((bound.next_down(), reduced)))
 }
 
 /// Whether the queries lie in the range of `sum_r r r^T / (pi . r)` over every ray (the largest
@@ -195,9 +214,11 @@ fn initial_set(rays: &Rays, design: &FrequencyMse) -> Vec<usize> {
         return (0..count).collect();
     }
     let n = design.distribution().len();
-    let mut set: Vec<usize> = (0..n)
-        .filter_map(|x| (0..count).max_by(|&a, &b| rays.q[a][x].total_cmp(&rays.q[b][x])))
-        .collect();
+    // The last generator is the constant column (see `solve_by_design`).
+    let mut set: Vec<usize> = vec![count - 1];
+    set.extend(
+        (0..n).filter_map(|x| (0..count).max_by(|&a, &b| rays.q[a][x].total_cmp(&rays.q[b][x]))),
+    );
     let v = design.queries_t().clone();
     let mut scored: Vec<(f64, usize)> = (0..count)
         .map(|i| (h_upper(&v, &rays.q[i], design.distribution()), i))
@@ -224,8 +245,17 @@ pub fn solve_by_design(
             .expired()
             .then(|| timed_out("the time limit passed while enumerating extreme rays"));
     };
+    let mut lifted = lifted;
+    if cone.aux == 0 {
+        // The constant column is in every cone without auxiliary coordinates; with it the
+        // first master is feasible however few rays it starts with.
+        lifted.push(vec![1.0; n]);
+    }
     let rays = Rays::new(&cone, lifted);
-    let mut notes = vec![format!("{} extreme rays ({source})", rays.q.len())];
+    let mut notes = vec![format!(
+        "{} extreme rays ({source})",
+        rays.q.len() - usize::from(cone.aux == 0)
+    )];
     if !estimable(&rays, design) {
         notes.push("the queries are not estimable: every channel these constraints allow has a Fisher information whose range misses a query (for example eps = 0 ties every row)".into());
         return Some(Outcome {
@@ -251,7 +281,10 @@ pub fn solve_by_design(
         let Some(point) = solve_restricted(&data, &start, run.deadline()) else {
             break "the restricted master has a singular Fisher information at every point tried: the queries may not be estimable under these constraints";
         };
-        let Some((bound, reduced)) = lower_bound(&rays, &cone, design, &point, &set) else {
+        let Ok(priced) = lower_bound(&rays, &cone, design, &point, &set, run) else {
+            break "the backend failed on the pricing LP";
+        };
+        let Some((bound, reduced)) = priced else {
             break "the Fisher information of the master's point is singular";
         };
         best_bound = best_bound.max(bound);
@@ -312,7 +345,7 @@ pub fn solve_by_design(
         });
     };
     notes.push(format!(
-        "{rounds} rounds ({stop}), {} rays in the master, barrier Newton steps {}, pricing by scanning every ray",
+        "{rounds} rounds ({stop}), {} rays in the master, barrier Newton steps {}, prices from the extreme-ray LP of the gradient, pricing by scanning every ray",
         set.len(),
         point.steps
     ));
