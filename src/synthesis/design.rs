@@ -20,7 +20,7 @@ use super::{Method, Outcome, Run, Status};
 use crate::objective::FrequencyMse;
 use crate::privacy::PrivacyNotion;
 use crate::rays::{dot, ColumnCone};
-use mechsynth_solvers::{BackendError, LpStatus};
+use mechsynth_solvers::{BackendError, LinearProgram, LpStatus, Sense};
 use nalgebra::{DMatrix, DVector};
 use std::time::Instant;
 
@@ -33,6 +33,15 @@ pub const DESIGN_GAP_TOLERANCE: f64 = 1e-9;
 const DESIGN_MAX_ROUNDS: usize = 200;
 /// Up to this many rays the master starts with all of them.
 const DESIGN_DIRECT_LIMIT: usize = 300;
+/// A ray whose weight in the interior start is below this fraction of the cap cannot carry
+/// weight in the current master.
+const START_WEIGHT_FLOOR: f64 = 1e-7;
+/// Bisection steps for the k-RR-like mixture columns.
+const MIXTURE_BISECTIONS: usize = 50;
+/// Share of the interior point in a warm start.
+const WARM_MIX: f64 = 0.1;
+/// The starting point keeps every coupling row this fraction below its right-hand side.
+const START_COUPLING_MARGIN: f64 = 1e-3;
 /// Between rounds, rays whose weight is below this fraction of the largest leave the master
 /// (pricing brings them back if they are needed).
 const DESIGN_PRUNE: f64 = 1e-7;
@@ -41,6 +50,8 @@ const DESIGN_WEIGHT_FLOOR: f64 = 1e-9;
 
 /// Generators: lifted and normalized to `1 . q = 1`, their input parts, coupling values.
 struct Rays {
+    /// How many generators at the end are not extreme rays (mixture and constant columns).
+    extra: usize,
     z: Vec<Vec<f64>>,
     q: Vec<Vec<f64>>,
     coupling: Vec<Vec<f64>>,
@@ -64,6 +75,7 @@ impl Rays {
             lifted_all.push(z);
         }
         Rays {
+            extra: 0,
             z: lifted_all,
             q,
             coupling,
@@ -194,16 +206,87 @@ fn estimable(rays: &Rays, design: &FrequencyMse) -> bool {
     design.trace(&j).is_finite()
 }
 
-/// Equal starting weights, scaled down until every coupling row holds strictly.
-fn coupling_feasible(rays: &Rays, cone: &ColumnCone, set: &[usize]) -> Vec<f64> {
-    let mut scale = 1.0 / set.len() as f64;
+/// A strictly positive point of the master that meets its row sums, with every coupling row
+/// strictly inside, over the rays of `set` that can carry weight at all: the LP that maximizes
+/// `sum_j min(w_j, cap)` (an interior-point backend ends in the relative interior of its
+/// optimal face, so every ray that can be positive is). Rays left at zero are dropped; they
+/// return through pricing when other rays make room for them. `None` when the backend finds
+/// no point.
+fn interior_start(
+    rays: &Rays,
+    cone: &ColumnCone,
+    set: &[usize],
+    run: &Run,
+) -> Option<(Vec<usize>, Vec<f64>)> {
+    let n = cone.n;
+    let cap = 1.0 / set.len() as f64;
+    let mut lp = LinearProgram::new();
+    let vars: Vec<usize> = set
+        .iter()
+        .map(|_| lp.add_var(0.0, 0.0, f64::INFINITY))
+        .collect();
+    for &v in &vars {
+        let s = lp.add_var(-1.0, 0.0, cap);
+        lp.add_constraint(vec![(v, 1.0), (s, -1.0)], Sense::Ge, 0.0);
+    }
+    for x in 0..n {
+        let terms = vars
+            .iter()
+            .zip(set)
+            .map(|(&v, &j)| (v, rays.q[j][x]))
+            .filter(|t| t.1 != 0.0)
+            .collect();
+        lp.add_constraint(terms, Sense::Eq, 1.0);
+    }
     for (row, (_, rhs)) in rays.coupling.iter().zip(&cone.coupling) {
-        let used: f64 = set.iter().map(|&j| row[j]).sum::<f64>() * scale;
-        if used > 0.0 && used >= 0.5 * rhs {
-            scale *= 0.5 * rhs / used;
+        let terms = vars.iter().zip(set).map(|(&v, &j)| (v, row[j])).collect();
+        lp.add_constraint(terms, Sense::Le, rhs * (1.0 - START_COUPLING_MARGIN));
+    }
+    let solution = run.backend.solve(&lp, &run.backend_options()).ok()?;
+    if !solution.status.has_point() {
+        return None;
+    }
+    let floor = START_WEIGHT_FLOOR * cap;
+    let kept: Vec<(usize, f64)> = set
+        .iter()
+        .zip(&vars)
+        .map(|(&j, &v)| (j, solution.x[v]))
+        .filter(|e| e.1 > floor)
+        .collect();
+    (!kept.is_empty()).then(|| kept.into_iter().unzip())
+}
+
+/// The columns `(1 - t) / n + t e_x` of the k-RR-like mixture with the largest `t` (to
+/// bisection accuracy) that keeps every one in the cone; none when only `t = 0` does.
+fn mixture_columns(cone: &ColumnCone) -> Vec<Vec<f64>> {
+    let n = cone.n;
+    let columns = |t: f64| -> Vec<Vec<f64>> {
+        (0..n)
+            .map(|x| {
+                let mut z = vec![(1.0 - t) / n as f64; n];
+                z[x] += t;
+                z
+            })
+            .collect()
+    };
+    let fits = |t: f64| columns(t).iter().all(|z| cone.contains(z, 0.0));
+    let (mut lo, mut hi) = (0.0, 1.0);
+    if fits(hi) {
+        return columns(hi);
+    }
+    for _ in 0..MIXTURE_BISECTIONS {
+        let mid = 0.5 * (lo + hi);
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
         }
     }
-    vec![scale; set.len()]
+    if lo > 0.0 {
+        columns(lo)
+    } else {
+        Vec::new()
+    }
 }
 
 /// The rays to start column generation with: all of them when few, otherwise for each input the
@@ -214,8 +297,8 @@ fn initial_set(rays: &Rays, design: &FrequencyMse) -> Vec<usize> {
         return (0..count).collect();
     }
     let n = design.distribution().len();
-    // The last generator is the constant column (see `solve_by_design`).
-    let mut set: Vec<usize> = vec![count - 1];
+    // The last generators are the mixture columns and the constant (see `solve_by_design`).
+    let mut set: Vec<usize> = (count - rays.extra..count).collect();
     set.extend(
         (0..n).filter_map(|x| (0..count).max_by(|&a, &b| rays.q[a][x].total_cmp(&rays.q[b][x]))),
     );
@@ -245,17 +328,18 @@ pub fn solve_by_design(
             .expired()
             .then(|| timed_out("the time limit passed while enumerating extreme rays"));
     };
+    let listed = lifted.len();
     let mut lifted = lifted;
     if cone.aux == 0 {
-        // The constant column is in every cone without auxiliary coordinates; with it the
-        // first master is feasible however few rays it starts with.
+        // Generators that are not extreme but lie in the cone: the columns of the k-RR-like
+        // mixture and the constant column. With them the first master is feasible, and its
+        // Fisher information nonsingular, however few rays it starts with.
+        lifted.extend(mixture_columns(&cone));
         lifted.push(vec![1.0; n]);
     }
-    let rays = Rays::new(&cone, lifted);
-    let mut notes = vec![format!(
-        "{} extreme rays ({source})",
-        rays.q.len() - usize::from(cone.aux == 0)
-    )];
+    let mut rays = Rays::new(&cone, lifted);
+    rays.extra = rays.q.len().saturating_sub(listed);
+    let mut notes = vec![format!("{listed} extreme rays ({source})")];
     if !estimable(&rays, design) {
         notes.push("the queries are not estimable: every channel these constraints allow has a Fisher information whose range misses a query (for example eps = 0 ties every row)".into());
         return Some(Outcome {
@@ -271,7 +355,13 @@ pub fn solve_by_design(
     let started = Instant::now();
     let pi = design.distribution();
     let mut set = initial_set(&rays, design);
-    let mut start = coupling_feasible(&rays, &cone, &set);
+    let mut start = match interior_start(&rays, &cone, &set, run) {
+        Some((kept, inner)) => {
+            set = kept;
+            inner
+        }
+        None => vec![1.0 / set.len() as f64; set.len()],
+    };
     let mut best: Option<(f64, MasterPoint, Vec<usize>)> = None;
     let mut best_bound = f64::NEG_INFINITY;
     let mut rounds = 0;
@@ -318,19 +408,31 @@ pub fn solve_by_design(
         if run.expired() {
             break "stopped at the time limit";
         }
-        // Warm start: keep the weights (dropping rays the master has all but left), give new
-        // rays a small share.
+        // Warm start: most of the last weights (dropping rays the master has all but left),
+        // mixed with an interior point of the new master so that the start is strictly
+        // feasible.
         let largest = w_old.iter().cloned().fold(0.0, f64::max);
         let mut next: Vec<(usize, f64)> = set_old
             .iter()
             .zip(&w_old)
             .filter(|(_, &w)| set_old.len() <= DESIGN_DIRECT_LIMIT || w > DESIGN_PRUNE * largest)
-            .map(|(&i, &w)| (i, w.max(1e-6 * largest)))
+            .map(|(&i, &w)| (i, w))
             .collect();
-        next.extend(fresh.iter().map(|&i| (i, 1e-3 * largest)));
+        next.extend(fresh.iter().map(|&i| (i, 0.0)));
         next.sort_by_key(|e| e.0);
         set = next.iter().map(|e| e.0).collect();
-        start = next.iter().map(|e| e.1).collect();
+        match interior_start(&rays, &cone, &set, run) {
+            Some((kept, inner)) => {
+                let previous: std::collections::BTreeMap<usize, f64> = next.into_iter().collect();
+                start = kept
+                    .iter()
+                    .zip(&inner)
+                    .map(|(j, v)| (1.0 - WARM_MIX) * previous[j] + WARM_MIX * v)
+                    .collect();
+                set = kept;
+            }
+            None => start = next.iter().map(|e| e.1.max(1e-6 * largest)).collect(),
+        }
     };
     let Some((_, point, set)) = best else {
         notes.push(stop.into());
