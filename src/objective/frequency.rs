@@ -221,8 +221,8 @@ impl Objective for FrequencyMse {
             }
             let mq = &m * &q;
             let quad = q.dot(&mq);
-            for x in 0..n {
-                out[x][y] = -(2.0 * mq[x] / lambda - self.distribution[x] * quad / lambda.powi(2))
+            for (x, row) in out.iter_mut().enumerate() {
+                row[y] = -(2.0 * mq[x] / lambda - self.distribution[x] * quad / lambda.powi(2))
                     / self.users;
             }
         }

@@ -249,7 +249,7 @@ impl ObjectiveSpec {
                 };
                 if let Some(x) = pi.iter().position(|&v| v <= 0.0) {
                     return Err(ProblemError::invalid(
-                        &format!("{key}[{x}]"),
+                        format!("{key}[{x}]"),
                         pi[x],
                         "frequency-mse needs every true frequency to be positive (a zero frequency makes the Fisher information singular); use a small positive value",
                     ));
@@ -302,7 +302,7 @@ fn validate_queries(matrix: &[Vec<f64>], n: usize) -> Result<(), ProblemError> {
     for (j, row) in matrix.iter().enumerate() {
         if row.len() != n {
             return Err(ProblemError::invalid(
-                &format!("objective.queries.matrix[{j}]"),
+                format!("objective.queries.matrix[{j}]"),
                 format!("{} entries", row.len()),
                 format!("each query needs one coefficient per symbol ({n})"),
             ));

@@ -126,6 +126,10 @@ fn h_upper(v: &DMatrix<f64>, r: &[f64], pi: &[f64]) -> f64 {
     total * (1.0 + gamma(2 * v.ncols() + 4)) / lambda
 }
 
+/// A certified lower bound on the trace, and the rays with positive reduced value (value,
+/// index), best first.
+type Priced = (f64, Vec<(f64, usize)>);
+
 /// The certified lower bound on `min tr(C^T J^-1 C)` from the master's point: `v = J^-1 C`
 /// there, prices from the extreme-ray LP with column values `h` over the master's rays, and
 /// the pricing gap over every ray. Also the rays with positive reduced value, best first.
@@ -136,7 +140,7 @@ fn lower_bound(
     point: &MasterPoint,
     set: &[usize],
     run: &Run,
-) -> Result<Option<(f64, Vec<(f64, usize)>)>, BackendError> {
+) -> Result<Option<Priced>, BackendError> {
     let pi = design.distribution();
     let c = design.queries_t();
     let n = pi.len();
