@@ -174,6 +174,25 @@ def binary_entropy_inverse(h):
     return (lo + hi) / 2
 
 
+def subset_selection_frequency_mse(n, k, eps):
+    """Frequency MSE (fixed counts, one user, uniform prior) of subset selection with subsets of
+    size k, through its efficient estimator: tr(J^-1) - 1 with J = sum_S q_S q_S^T / lambda_S,
+    each inverse column by Gaussian elimination."""
+    e = math.exp(eps)
+    subsets = list(itertools.combinations(range(n), k))
+    total = math.comb(n - 1, k - 1) * e + math.comb(n - 1, k) * 1.0
+    cols = [[(e if x in s else 1.0) / total for x in range(n)] for s in subsets]
+    pi = [1.0 / n] * n
+    j = [[0.0] * n for _ in range(n)]
+    for q in cols:
+        lam = sum(a * b for a, b in zip(pi, q))
+        for a in range(n):
+            for b in range(n):
+                j[a][b] += q[a] * q[b] / lam
+    trace = sum(solve_linear(j, [1.0 if i == a else 0.0 for i in range(n)])[a] for a in range(n))
+    return trace - 1.0
+
+
 def mmse_problems():
     g, var = mmse_sum_column([0, 1], [0.99, 0.01])
     print("mmse-survey-lip (P1 = 0.01, eps = 2):", var - best_over_subsets(lip_generators([0.99, 0.01], 2.0), g))
@@ -198,10 +217,16 @@ def mmse_problems():
     print("mi-privacy-binary (eps = 0.2 nats):", binary_entropy_inverse(math.log(2) - 0.2))
 
 
+def frequency_problems():
+    best = min(subset_selection_frequency_mse(8, k, 1.0) for k in range(1, 8))
+    print("frequency-ldp-8 (uniform, eps = 1), best subset selection:", best)
+
+
 def main():
     mmse_problems()
     e = math.exp
     print("ldp-hamming-5:", krr_hamming(5, 1.0))
+    frequency_problems()
     r = e(-1.0)
     line8 = [[abs(i - j) for j in range(8)] for i in range(8)]
     diag = tight_constraints_mechanism(line8, 1.0)

@@ -70,7 +70,9 @@ fn optimum(spec: ProblemSpec) -> (f64, f64, String, Vec<Vec<f64>>) {
 fn square_mse(rows: &[Vec<f64>], pi: &[f64], queries: &[Vec<f64>], iid: bool) -> f64 {
     let n = pi.len();
     let q = DMatrix::from_fn(n, n, |x, y| rows[x][y]);
-    let lambda: Vec<f64> = (0..n).map(|y| (0..n).map(|x| pi[x] * q[(x, y)]).sum()).collect();
+    let lambda: Vec<f64> = (0..n)
+        .map(|y| (0..n).map(|x| pi[x] * q[(x, y)]).sum())
+        .collect();
     let mut cov = DMatrix::from_diagonal(&DVector::from_vec(lambda));
     // Fixed counts: sum over inputs of pi_x (diag(q_x) - q_x q_x^T); i.i.d.: diag(l) - l l^T.
     for x in 0..n {
@@ -97,7 +99,9 @@ fn square_mse(rows: &[Vec<f64>], pi: &[f64], queries: &[Vec<f64>], iid: bool) ->
 /// Subset selection (Ye and Barg; Wang et al.): outputs are the k-subsets of the domain, and
 /// `Q[x][S]` is proportional to `e^eps` when `x` is in `S`, to 1 otherwise.
 fn subset_selection(n: usize, k: usize, eps: f64) -> Vec<Vec<f64>> {
-    let subsets: Vec<u32> = (0u32..(1 << n)).filter(|s| s.count_ones() as usize == k).collect();
+    let subsets: Vec<u32> = (0u32..(1 << n))
+        .filter(|s| s.count_ones() as usize == k)
+        .collect();
     let e = eps.exp();
     let total = |x: usize| -> f64 {
         subsets
@@ -204,7 +208,11 @@ fn krr(n: usize, eps: f64) -> Vec<Vec<f64>> {
     let e = eps.exp();
     let t = e + n as f64 - 1.0;
     (0..n)
-        .map(|x| (0..n).map(|y| if x == y { e / t } else { 1.0 / t }).collect())
+        .map(|x| {
+            (0..n)
+                .map(|y| if x == y { e / t } else { 1.0 / t })
+                .collect()
+        })
         .collect()
 }
 
@@ -251,20 +259,34 @@ fn skewed_priors_beat_every_published_ldp_mechanism() {
         let (value, bound, status, _) = optimum(spec(&pi, ldp(eps), frequency(None, None)));
         assert_eq!(status, "optimal");
         let mut published: Vec<(String, f64)> = (1..n)
-            .map(|k| (format!("subset selection k={k}"), wide_mse(&subset_selection(n, k, eps), &pi)))
+            .map(|k| {
+                (
+                    format!("subset selection k={k}"),
+                    wide_mse(&subset_selection(n, k, eps), &pi),
+                )
+            })
             .collect();
         published.push(("k-RR".into(), wide_mse(&krr(n, eps), &pi)));
-        published.push(("Hadamard response".into(), wide_mse(&hadamard_response(n, eps), &pi)));
+        published.push((
+            "Hadamard response".into(),
+            wide_mse(&hadamard_response(n, eps), &pi),
+        ));
         for (name, v) in &published {
             assert!(bound <= *v, "eps {eps}: bound {bound} above {name} {v}");
-            assert!(value <= v * (1.0 + OPTIMUM_SLACK), "eps {eps}: {name} {v} beats {value}");
+            assert!(
+                value <= v * (1.0 + OPTIMUM_SLACK),
+                "eps {eps}: {name} {v} beats {value}"
+            );
         }
         let best = published.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
         println!("eps {eps}: optimum {value}, best published {best}");
         // At eps >= 1 and this prior the optimum is strictly better than every published
         // mechanism (at eps = 0.5 the best subset selection is within 2e-7 of it).
         if eps >= 1.0 {
-            assert!(value < best * (1.0 - 1e-4), "eps {eps}: optimum {value}, best published {best}");
+            assert!(
+                value < best * (1.0 - 1e-4),
+                "eps {eps}: optimum {value}, best published {best}"
+            );
         }
     }
 }
@@ -284,7 +306,10 @@ fn random_feasible_channels_never_beat_the_optimum_or_its_bound() {
             let c = random_ldp(n, m, eps, &mut rng);
             let v = wide_mse(&c, &pi);
             assert!(bound <= v, "bound {bound} above a feasible channel's {v}");
-            assert!(value <= v * (1.0 + OPTIMUM_SLACK), "random channel {v} beats {value}");
+            assert!(
+                value <= v * (1.0 + OPTIMUM_SLACK),
+                "random channel {v} beats {value}"
+            );
         }
     }
 }
@@ -306,7 +331,11 @@ fn lip_optimum_beats_the_krr_like_mixture() {
     // The identity mixed with the uniform channel, at the largest LIP-feasible weight.
     let mixture = |t: f64| -> Vec<Vec<f64>> {
         (0..5)
-            .map(|x| (0..5).map(|y| (1.0 - t) / 5.0 + if x == y { t } else { 0.0 }).collect())
+            .map(|x| {
+                (0..5)
+                    .map(|y| (1.0 - t) / 5.0 + if x == y { t } else { 0.0 })
+                    .collect()
+            })
             .collect()
     };
     let feasible = |c: &Vec<Vec<f64>>| {
@@ -343,7 +372,10 @@ fn query_sets_and_sampling_models_match_the_count_covariance() {
         for (sampling, iid) in [(Sampling::FixedCounts, false), (Sampling::Iid, true)] {
             let got = FrequencyMse::new(&queries, &pi, sampling, 10.0).value(&channel);
             let want = square_mse(&rows, &pi, &queries, iid) / 10.0;
-            assert!((got - want).abs() <= 1e-12 * want, "{q:?} {sampling:?}: {got} vs {want}");
+            assert!(
+                (got - want).abs() <= 1e-12 * want,
+                "{q:?} {sampling:?}: {got} vs {want}"
+            );
         }
     }
     assert_eq!(QuerySpec::Ranges.matrix(4).len(), 10);
@@ -352,7 +384,9 @@ fn query_sets_and_sampling_models_match_the_count_covariance() {
 /// Draws from a discrete distribution by inverting its cumulative sums.
 fn draw(cumulative: &[f64], rng: &mut impl Rng) -> usize {
     let u: f64 = rng.gen::<f64>() * cumulative[cumulative.len() - 1];
-    cumulative.partition_point(|&c| c <= u).min(cumulative.len() - 1)
+    cumulative
+        .partition_point(|&c| c <= u)
+        .min(cumulative.len() - 1)
 }
 
 #[test]
@@ -393,11 +427,44 @@ fn the_reported_mse_matches_a_monte_carlo_of_the_efficient_estimator() {
         })
         .collect();
     let mean = errors.iter().sum::<f64>() / trials as f64;
-    let sd = (errors.iter().map(|e| (e - mean).powi(2)).sum::<f64>() / (trials as f64 - 1.0)).sqrt();
+    let sd =
+        (errors.iter().map(|e| (e - mean).powi(2)).sum::<f64>() / (trials as f64 - 1.0)).sqrt();
     let half_width = 4.0 * sd / (trials as f64).sqrt();
     let predicted = value / users;
     assert!(
         (mean - predicted).abs() <= half_width,
         "Monte Carlo {mean} +- {half_width}, reported {predicted}"
     );
+}
+
+/// Unary encodings as channels: OUE and RAPPOR (symmetric) over the 2^n bit vectors. Their
+/// efficient-estimator MSE is at most the per-bit estimator's variance that their papers state
+/// (Wang et al., USENIX Security 2017, eq. for fixed counts), and at least the certified
+/// optimum.
+#[test]
+fn unary_encodings_sit_between_the_optimum_and_their_stated_variance() {
+    use mechsynth::verify::unary_rows;
+    let pi = [0.4, 0.3, 0.2, 0.1];
+    let eps: f64 = 1.0;
+    let (value, bound, _, _) = optimum(spec(&pi, ldp(eps), frequency(None, None)));
+    let h = (eps / 2.0).exp();
+    for (name, p, q) in [
+        ("oue", 0.5, 1.0 / (eps.exp() + 1.0)),
+        ("rappor", h / (h + 1.0), 1.0 / (h + 1.0)),
+    ] {
+        let rows = unary_rows(4, p, q);
+        let efficient = wide_mse(&rows, &pi);
+        let per_bit: f64 = pi
+            .iter()
+            .map(|f| (f * p * (1.0 - p) + (1.0 - f) * q * (1.0 - q)) / (p - q).powi(2))
+            .sum();
+        assert!(
+            bound <= efficient && value <= efficient,
+            "{name}: {efficient} vs {value}"
+        );
+        assert!(
+            efficient <= per_bit * (1.0 + 1e-12),
+            "{name}: {efficient} vs {per_bit}"
+        );
+    }
 }

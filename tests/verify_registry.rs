@@ -220,6 +220,18 @@ fn table() -> Vec<(&'static str, String, Option<&'static str>)> {
             None,
         ));
     }
+    // Frequency oracles under LDP: valid eps-LDP channels (their claims are order-optimality
+    // or an estimator's variance, so only feasibility is judged; the gap is reported).
+    let frequency = "kind = \"frequency-mse\"";
+    for entry in ["subset-selection", "hadamard-response", "oue", "rappor"] {
+        for (domain, eps) in [
+            ("size = 3", 0.5),
+            ("size = 5\nprior = [0.4, 0.25, 0.15, 0.12, 0.08]", 1.0),
+            ("size = 6", 2.0),
+        ] {
+            t.push((entry, problem(domain, &ldp(eps), frequency), None));
+        }
+    }
     // Maximal leakage at a uniform prior: sum_y max_x Q <= e^eps caps sum_x Q[x][x].
     for (n, eps) in [(4, 0.5), (4, 1.0), (6, 1.5)] {
         let privacy = format!("notion = \"max-leakage\"\nepsilon = {eps}");

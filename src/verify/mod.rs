@@ -8,7 +8,8 @@ pub mod theorems;
 
 pub use crate::problem::SweepSpec;
 pub use registry::{
-    krr, mimo_lip_rows, tight_constraints_rows, Candidate, Entry, Setting, REGISTRY,
+    krr, mimo_lip_rows, subset_selection_rows, tight_constraints_rows, unary_rows, Candidate,
+    Entry, Setting, REGISTRY,
 };
 pub use sweep::{sweep, SweepError, SweepReport};
 

@@ -6,11 +6,14 @@ use crate::objective::ObjectiveSpec;
 use crate::privacy::PrivacySpec;
 
 mod binary;
+mod frequency;
 mod multi;
 
 use binary::{
     binary_ldp_mmse, binary_lip, binary_lip_mae, bp_lip_binary, context_binary, mangat, warner,
 };
+use frequency::{hadamard_response, oue, rappor, subset_selection};
+pub use frequency::{subset_selection_rows, unary_rows};
 use multi::{
     hadamard_blocks, hadamard_high_low, k_rr, max_leakage_hamming, mimo_ldp, mimo_lip,
     tight_constraints, truncated_geometric,
@@ -120,7 +123,7 @@ pub(super) fn lip_epsilon(s: &Setting) -> Option<f64> {
 }
 
 /// Every entry, in report order.
-pub const REGISTRY: [Entry; 15] = [
+pub const REGISTRY: [Entry; 19] = [
     Entry {
         name: "warner",
         build: warner,
@@ -180,5 +183,21 @@ pub const REGISTRY: [Entry; 15] = [
     Entry {
         name: "max-leakage-hamming",
         build: max_leakage_hamming,
+    },
+    Entry {
+        name: "subset-selection",
+        build: subset_selection,
+    },
+    Entry {
+        name: "hadamard-response",
+        build: hadamard_response,
+    },
+    Entry {
+        name: "oue",
+        build: oue,
+    },
+    Entry {
+        name: "rappor",
+        build: rappor,
     },
 ];
