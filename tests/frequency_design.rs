@@ -75,10 +75,10 @@ fn square_mse(rows: &[Vec<f64>], pi: &[f64], queries: &[Vec<f64>], iid: bool) ->
         .collect();
     let mut cov = DMatrix::from_diagonal(&DVector::from_vec(lambda));
     // Fixed counts: sum over inputs of pi_x (diag(q_x) - q_x q_x^T); i.i.d.: diag(l) - l l^T.
-    for x in 0..n {
+    for (x, &weight) in pi.iter().enumerate() {
         let row = q.row(x).transpose();
         if !iid {
-            cov -= (&row * row.transpose()) * pi[x];
+            cov -= (&row * row.transpose()) * weight;
         }
     }
     if iid {
@@ -134,9 +134,9 @@ fn wide_mse(rows: &[Vec<f64>], pi: &[f64]) -> f64 {
     let gram = &q * &d_inv * q.transpose();
     let estimator = gram.try_inverse().unwrap() * &q * &d_inv;
     let mut cov = DMatrix::from_diagonal(&lambda);
-    for x in 0..n {
+    for (x, &weight) in pi.iter().enumerate() {
         let row = q.row(x).transpose();
-        cov -= (&row * row.transpose()) * pi[x];
+        cov -= (&row * row.transpose()) * weight;
     }
     (&estimator * cov * estimator.transpose()).trace()
 }
