@@ -14,7 +14,7 @@
 //! the bound meets the optimum when the master is optimal over every ray.
 
 use super::barrier::{solve_restricted, DesignData, MasterPoint};
-use super::extreme::{combined_cone, enumerate_cone, timed_out};
+use super::extreme::{combined_cone, enumerate_cone, timed_out, ENUMERATION_LIMIT};
 use super::master::{dual_bound, reduced_value, solve_master, Columns};
 use super::{Method, Outcome, Run, Status};
 use crate::objective::FrequencyMse;
@@ -24,9 +24,6 @@ use mechsynth_solvers::{BackendError, LinearProgram, LpStatus, Sense};
 use nalgebra::{DMatrix, DVector};
 use std::time::Instant;
 
-/// Most extreme rays listed for the design (pricing scans them all; LIP at n = 16 has
-/// 16 * 2^15).
-pub const DESIGN_ENUMERATION_LIMIT: usize = 1 << 20;
 /// Column generation stops when the certified gap is below this, relative to the value.
 pub const DESIGN_GAP_TOLERANCE: f64 = 1e-9;
 /// Most column-generation rounds.
@@ -326,7 +323,7 @@ pub fn solve_by_design(
     run: &Run,
 ) -> Option<Outcome> {
     let cone = combined_cone(privacy, n)?;
-    let (lifted, _, source) = enumerate_cone(privacy, &cone, n, DESIGN_ENUMERATION_LIMIT, run);
+    let (lifted, _, source) = enumerate_cone(privacy, &cone, n, ENUMERATION_LIMIT, run);
     let Some(lifted) = lifted else {
         return run
             .expired()

@@ -38,8 +38,9 @@ pub fn subset_selection_rows(n: usize, k: usize, eps: f64) -> Vec<Vec<f64>> {
 }
 
 /// Subset selection (Ye and Barg, "Optimal schemes for discrete distribution estimation under
-/// locally differential privacy", IEEE Trans. IT 2018; Wang et al., arXiv 1602.07387) at the
-/// subset size with the smallest objective for this problem.
+/// locally differential privacy", IEEE Trans. IT 2018; Wang et al., "Mutual information
+/// optimally local private discrete distribution estimation", 2016) at the subset size with
+/// the smallest objective for this problem.
 pub(super) fn subset_selection(s: &Setting) -> Option<Candidate> {
     let eps = frequency_ldp(s)?;
     let n = s.n();
