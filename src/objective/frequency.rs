@@ -229,3 +229,52 @@ impl Objective for FrequencyMse {
         Some(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Central differences of the value agree with the analytic gradient.
+    #[test]
+    fn gradient_matches_finite_differences() {
+        let pi = [0.2, 0.3, 0.5];
+        let ranges = QuerySpec::Ranges.matrix(3);
+        let f = FrequencyMse::new(&ranges, &pi, Sampling::Iid, 2.0);
+        let rows = vec![
+            vec![0.5, 0.2, 0.2, 0.1],
+            vec![0.2, 0.5, 0.1, 0.2],
+            vec![0.1, 0.2, 0.3, 0.4],
+        ];
+        let g = f
+            .gradient(&Channel::from_rows_unchecked(rows.clone()))
+            .unwrap();
+        let h = 1e-7;
+        for x in 0..3 {
+            for y in 0..4 {
+                let mut up = rows.clone();
+                up[x][y] += h;
+                let mut down = rows.clone();
+                down[x][y] -= h;
+                let value = |m: Vec<Vec<f64>>| f.value(&Channel::from_rows_unchecked(m));
+                let fd = (value(up) - value(down)) / (2.0 * h);
+                assert!(
+                    (fd - g[x][y]).abs() < 1e-5 * (1.0 + fd.abs()),
+                    "[{x}][{y}] {fd} vs {}",
+                    g[x][y]
+                );
+            }
+        }
+    }
+
+    /// A query outside the range of `J` has infinite MSE; one inside it stays finite.
+    #[test]
+    fn singular_fisher_information_is_infinite_only_for_unestimable_queries() {
+        let pi = [0.25, 0.25, 0.5];
+        // Rows 0 and 1 are equal: frequencies 0 and 1 are not separable, their sum is.
+        let channel = Channel::new(vec![vec![0.7, 0.3], vec![0.7, 0.3], vec![0.2, 0.8]]).unwrap();
+        let each = FrequencyMse::new(&QuerySpec::Identity.matrix(3), &pi, Sampling::Iid, 1.0);
+        assert_eq!(each.value(&channel), f64::INFINITY);
+        let pooled = FrequencyMse::new(&[vec![1.0, 1.0, 0.0]], &pi, Sampling::Iid, 1.0);
+        assert!(pooled.value(&channel).is_finite());
+    }
+}
