@@ -47,7 +47,10 @@ fn all_hold(notions: &[Box<dyn PrivacyNotion>], channel: &Channel) -> bool {
 }
 
 /// The groups (of two or more inputs) that the notions' ties connect.
-pub fn tie_groups(notions: &[Box<dyn PrivacyNotion>], n: usize) -> Vec<Vec<usize>> {
+pub fn tie_groups<'a>(
+    notions: impl IntoIterator<Item = &'a dyn PrivacyNotion>,
+    n: usize,
+) -> Vec<Vec<usize>> {
     let mut parent: Vec<usize> = (0..n).collect();
     fn root(parent: &mut [usize], mut x: usize) -> usize {
         while parent[x] != x {

@@ -377,7 +377,7 @@ fn certify(
     channel: Channel,
     correction: f64,
 ) -> Result<(Channel, Certificate), SolveError> {
-    let groups = tie_groups(&problem.privacy, channel.inputs());
+    let groups = tie_groups(problem.privacy.iter().map(|p| p.as_ref()), channel.inputs());
     let channel = if groups.is_empty() {
         channel
     } else {

@@ -7,6 +7,7 @@ use super::master::{
 };
 use super::pricing::{price_lip_box, price_staircase, Priced};
 use super::{Method, Outcome, Run, Status};
+use crate::certify::tie_groups;
 use crate::objective::ColumnConvex;
 use crate::privacy::PrivacyNotion;
 use crate::rays::{enumerate_rays_until, ColumnCone, RayFamily};
@@ -81,13 +82,34 @@ pub(crate) fn enumerate_cone(
                     "double description: {done} of {total} cone rows, {rays} rays so far"
                 ))
             };
+            let rays = enumerate_rays_until(cone, limit, Some(run.deadline()), &report);
+            let groups = tie_groups(privacy.iter().copied(), n);
             (
-                enumerate_rays_until(cone, limit, Some(run.deadline()), &report),
+                rays.map(|r| snap_to_ties(r, &groups)),
                 None,
                 "double description",
             )
         }
     }
+}
+
+/// Make the coordinates of each tied group exactly equal in every ray (their average). Rows
+/// that the notions force equal (eps = 0) must have equal entries in every admissible column;
+/// double description computes such rays in floating point, a few ulps off, and a dual bound
+/// priced over slightly wrong rays is not rigorous.
+fn snap_to_ties(mut rays: Vec<Vec<f64>>, groups: &[Vec<usize>]) -> Vec<Vec<f64>> {
+    if groups.is_empty() {
+        return rays;
+    }
+    for z in &mut rays {
+        for g in groups {
+            let mean = g.iter().map(|&x| z[x]).sum::<f64>() / g.len() as f64;
+            for &x in g {
+                z[x] = mean;
+            }
+        }
+    }
+    rays
 }
 
 /// Solve by extreme rays when the notions allow it; `Ok(None)` when they do not (a notion
