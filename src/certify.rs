@@ -9,6 +9,12 @@ use serde::Serialize;
 
 /// Bisection steps when searching the smallest repairing mixture weight.
 const REPAIR_BISECTION_STEPS: usize = 64;
+/// The first mixture weight tried: below it a mixture changes no entry of order one.
+const REPAIR_SMALLEST_WEIGHT: f64 = 1e-16;
+/// Factor between successive weights of the upward search.
+const REPAIR_GROWTH: f64 = 4.0;
+/// The log-scale bisection stops when the bracket is this tight, relative.
+const REPAIR_RELATIVE_PRECISION: f64 = 1e-3;
 
 /// A repair by mixing: `(1 - weight) Q + weight * 1 r^T` for a distribution `r` over outputs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -122,9 +128,26 @@ pub fn repair_by_mixing(
     if !all_hold(notions, &full) {
         return None;
     }
+    // Repairs are typically of order 1e-12 to 1e-8: search upwards geometrically from the
+    // smallest weight that changes anything, then bisect on a log scale. The weight found is
+    // within a factor 1 + REPAIR_RELATIVE_PRECISION of the smallest that certifies.
     let (mut lo, mut hi, mut best) = (0.0, 1.0, full);
+    let mut t = REPAIR_SMALLEST_WEIGHT;
+    while t < 1.0 {
+        let mixed = mix(t);
+        if all_hold(notions, &mixed) {
+            hi = t;
+            best = mixed;
+            break;
+        }
+        lo = t;
+        t *= REPAIR_GROWTH;
+    }
     for _ in 0..REPAIR_BISECTION_STEPS {
-        let mid = 0.5 * (lo + hi);
+        if lo <= 0.0 || hi <= lo * (1.0 + REPAIR_RELATIVE_PRECISION) {
+            break;
+        }
+        let mid = (lo * hi).sqrt();
         if mid <= lo || mid >= hi {
             break;
         }

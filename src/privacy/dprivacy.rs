@@ -1,7 +1,7 @@
 //! Local d-privacy (range-and-frequency-d-privacy-slides.txt): `Q[x][y] <= e^{eps d(x,x')}
 //! Q[x'][y]` for a metric d. A context-aware LDP with privacy matrix `eps * d`.
 
-use super::context::{encode_pairs, matrix_leakage, pairs_cone, scaled, zero_budget_pairs};
+use super::context::{encode_pairs, leakage_over_pairs, pairs_cone, scaled, zero_budget_pairs};
 use super::{Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::domain::{Domain, Positions};
@@ -124,6 +124,8 @@ pub struct DPrivacy {
     pub epsilon: f64,
     /// Distances between inputs.
     pub distances: Vec<Vec<f64>>,
+    /// The pairs certification checks (`checked_pairs` of the distances).
+    pub checked: Vec<(usize, usize)>,
 }
 
 impl PrivacyNotion for DPrivacy {
@@ -135,7 +137,7 @@ impl PrivacyNotion for DPrivacy {
         vec![Check {
             constraint: "d-privacy".into(),
             requested: self.epsilon,
-            achieved: matrix_leakage(channel, &self.distances),
+            achieved: leakage_over_pairs(channel, &self.distances, &self.checked),
         }]
     }
 

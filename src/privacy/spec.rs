@@ -1,5 +1,6 @@
 //! `[[privacy]]` entries as written in problem files, and their resolution against a domain.
 
+use super::context::checked_pairs;
 use super::{
     BlockLdp, ContextLdp, DPrivacy, HighLowLdp, Identifiability, Ldp, Lip, MaxLeakage, MetricSpec,
     MutualInformationPrivacy, PrivacyNotion,
@@ -238,6 +239,7 @@ impl PrivacySpec {
                     epsilon,
                     unit: matrix.clone(),
                     name: "context-ldp",
+                    checked: checked_pairs(matrix, n),
                 })
             }
             PrivacySpec::HighLow { epsilon, sensitive } => {
@@ -272,6 +274,7 @@ impl PrivacySpec {
                 let distances = metric.distances(&format!("{key}.metric"), domain, warnings)?;
                 Box::new(DPrivacy {
                     epsilon: check_epsilon(&eps_key, *epsilon)?,
+                    checked: checked_pairs(&distances, n),
                     distances,
                 })
             }
