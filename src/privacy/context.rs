@@ -249,8 +249,8 @@ mod tests {
                 if a == b || unit[a][b].is_infinite() {
                     continue;
                 }
-                for y in 0..rows[0].len() {
-                    let l = (rows[a][y] / rows[b][y]).ln();
+                for (qa, qb) in rows[a].iter().zip(&rows[b]) {
+                    let l = (qa / qb).ln();
                     if l > 0.0 {
                         worst = worst.max(if unit[a][b] == 0.0 {
                             f64::INFINITY
