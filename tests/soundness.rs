@@ -1,0 +1,182 @@
+//! Soundness suite: seeded random problems over every notion, pairs of notions and every
+//! objective. For each, mechsynth's answer is judged against the test's own references:
+//! every emitted channel is re-checked from the definitions (0 violations allowed); an
+//! `optimal` report must be within the stated gap of a reference optimum (a naive dense LP or
+//! conic program for linear objectives, the extreme-ray LP for column-convex ones at n <= 5);
+//! a `bound` must never be beyond the reference optimum or the emitted channel's own value.
+//! Run with `--nocapture` to see the counts.
+
+mod soundness_ref;
+
+use mechsynth::solve::GapTolerance;
+use mechsynth::{solve, Problem, SolveOptions};
+use soundness_ref::lp::Reference;
+use soundness_ref::tally::Tally;
+use soundness_ref::{draw, lp, privacy, rays, utility, Case};
+
+/// The suite's seed: case i of a run is `draw::case(SEED, i)`.
+const SEED: u64 = 0x5EED_2026;
+/// Seed of the larger, ignored run (different problems).
+const LARGE_SEED: u64 = 0x1A26_E5EE;
+/// Problems in the default run.
+const DEFAULT_CASES: u64 = 300;
+/// Problems in the larger run unless `SOUNDNESS_CASES` says otherwise.
+const LARGE_CASES: u64 = 20_000;
+/// Absolute slack for the reference solver's inexactness (it solves to about 1e-8).
+const REFERENCE_ABSOLUTE_SLACK: f64 = 1e-7;
+/// Relative slack for the reference solver's inexactness.
+const REFERENCE_RELATIVE_SLACK: f64 = 1e-6;
+/// Relative tolerance between mechsynth's objective and the test's evaluation of its channel.
+const EVALUATION_RELATIVE_TOLERANCE: f64 = 1e-9;
+/// Absolute tolerance of that comparison.
+const EVALUATION_ABSOLUTE_TOLERANCE: f64 = 1e-12;
+/// Float rounding allowed between a rigorous bound and the emitted channel's own objective.
+const SELF_BOUND_TOLERANCE: f64 = 1e-12;
+/// Wall-clock limit for one mechsynth solve.
+const CASE_TIME_LIMIT_SECONDS: f64 = 30.0;
+/// Worker threads (the suite is meant for small machines).
+const THREADS: u64 = 2;
+
+fn slack(reference: f64) -> f64 {
+    REFERENCE_ABSOLUTE_SLACK + REFERENCE_RELATIVE_SLACK * reference.abs()
+}
+
+/// How much better than `reference` the value `v` is, in the problem's sense.
+fn better_by(v: f64, reference: f64, maximize: bool) -> f64 {
+    if maximize {
+        v - reference
+    } else {
+        reference - v
+    }
+}
+
+/// Solve `case` with mechsynth and judge the answer, counting into `t`.
+fn check(case: &Case, t: &mut Tally) {
+    t.begin(case);
+    let problem = match Problem::from_spec(case.spec.clone()) {
+        Ok(p) => p,
+        Err(e) => return t.fail("rejected", case, format!("a valid problem was rejected: {e}")),
+    };
+    let mut options = SolveOptions::default();
+    options.backend_options.time_limit_seconds = CASE_TIME_LIMIT_SECONDS;
+    let report = match solve(&problem, &options) {
+        Ok(r) => r,
+        Err(e) => return t.count_status(&format!("error: {e}")),
+    };
+    t.count_status(&report.status.to_string());
+    let maximize = case.utility.maximize();
+    let reference = lp::reference(case).or_else(|| rays::reference(case));
+    let own = report.channel.as_ref().map(|c| c.rows().to_vec());
+    if let Some(q) = &own {
+        t.certified += 1;
+        if let Some(why) = privacy::not_a_channel(q) {
+            t.fail("privacy", case, format!("not a channel: {why}"));
+        }
+        for (c, label) in case.constraints.iter().zip(&case.notion_labels) {
+            if let Some(why) = privacy::violation(c, q, &case.prior) {
+                t.fail("privacy", case, format!("{label} violated: {why}"));
+            }
+        }
+    }
+    let value = report.objective.filter(|v| v.is_finite());
+    if let (Some(q), Some(v)) = (&own, value) {
+        if let Some(mine) = utility::evaluate(&case.utility, &case.prior, q) {
+            let tol = EVALUATION_ABSOLUTE_TOLERANCE + EVALUATION_RELATIVE_TOLERANCE * mine.abs();
+            if (mine - v).abs() > tol {
+                t.fail("objective", case, format!("reported objective {v}, channel evaluates to {mine}"));
+            }
+        }
+        if let Some(b) = report.bound {
+            if better_by(v, b, maximize) > SELF_BOUND_TOLERANCE * (1.0 + v.abs()) {
+                t.fail("bound", case, format!("bound {b} is beyond the emitted channel's objective {v}"));
+            }
+        }
+    }
+    let (ref_value, ref_bound) = match reference {
+        None => return t.reference_unavailable += 1,
+        Some(Reference::Failed(why)) => return t.reference_failed(&why),
+        Some(Reference::Infeasible) => {
+            if own.is_some() {
+                t.reference_failed("reference infeasible, but mechsynth's channel passes every check");
+            }
+            return;
+        }
+        Some(Reference::Solved { value, bound }) => (value, bound),
+    };
+    if own.is_none() {
+        let infeasible = report.status.to_string() == "infeasible";
+        let reliable = ref_bound.is_some_and(|b| (b - ref_value).abs() <= slack(ref_value));
+        if infeasible && reliable {
+            t.fail("infeasible", case, format!("reported infeasible; reference optimum {ref_value}"));
+        }
+        return t.no_channel_but_feasible += 1;
+    }
+    // A rigorous reference bound is never beaten by a feasible channel.
+    if let (Some(v), Some(rb)) = (value, ref_bound) {
+        if better_by(v, rb, maximize) > slack(rb) {
+            t.fail("beyond-reference", case, format!("objective {v} beats the reference bound {rb}"));
+        }
+    }
+    if ref_bound.is_some_and(|b| (b - ref_value).abs() > slack(ref_value)) {
+        return t.reference_unreliable += 1;
+    }
+    t.compared += 1;
+    if let Some(b) = report.bound {
+        if better_by(b, ref_value, maximize) < -slack(ref_value) {
+            t.fail("bound", case, format!("bound {b} is beyond the reference optimum {ref_value}"));
+        }
+    }
+    if let (true, Some(v)) = (report.status.is_optimal(), value) {
+        let off = (v - ref_value).abs();
+        let allowed = GapTolerance::DEFAULT.allowed(v, ref_value);
+        if off > allowed {
+            t.beyond_strict_gap += 1;
+        }
+        if off > allowed + slack(ref_value) {
+            t.fail("optimal", case, format!("reported optimal at {v} (bound {:?}); reference optimum {ref_value}", report.bound));
+        }
+    }
+}
+
+/// Run cases `0..count` of `seed` on [`THREADS`] threads and merge the counts.
+fn run(seed: u64, count: u64) -> Tally {
+    let tallies: Vec<Tally> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..THREADS)
+            .map(|k| {
+                s.spawn(move || {
+                    let mut t = Tally::default();
+                    for i in (k..count).step_by(THREADS as usize) {
+                        check(&draw::case(seed, i), &mut t);
+                    }
+                    t
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("worker")).collect()
+    });
+    tallies.into_iter().fold(Tally::default(), Tally::merge)
+}
+
+fn run_and_assert(seed: u64, count: u64) {
+    let start = std::time::Instant::now();
+    let t = run(seed, count);
+    let summary = format!("{t}\nelapsed {:.1} s", start.elapsed().as_secs_f64());
+    println!("{summary}");
+    assert_eq!(t.tried, count, "{summary}");
+    assert!(t.failures.is_empty(), "{summary}\n\nfailures:\n{}", t.failures.join("\n\n"));
+}
+
+#[test]
+fn random_problems_are_sound() {
+    run_and_assert(SEED, DEFAULT_CASES);
+}
+
+#[test]
+#[ignore = "large run: SOUNDNESS_CASES=N cargo test --release --test soundness -- --ignored"]
+fn many_random_problems_are_sound() {
+    let count = std::env::var("SOUNDNESS_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(LARGE_CASES);
+    run_and_assert(LARGE_SEED, count);
+}

@@ -1,0 +1,112 @@
+//! Leakage of an emitted channel, recomputed from the definitions (README notion table), with
+//! a float-rounding tolerance only.
+
+use super::Constraint;
+
+/// Relative tolerance on a likelihood ratio (and on `sum_y max_x Q[x][y]`): float rounding in
+/// `e^eps` and in the products, nothing more.
+pub const RATIO_TOLERANCE: f64 = 1e-9;
+/// Absolute tolerance on mutual information (nats): rounding in the logarithms of equal rows.
+pub const MI_ABSOLUTE_TOLERANCE: f64 = 1e-12;
+/// Relative tolerance on mutual information.
+pub const MI_RELATIVE_TOLERANCE: f64 = 1e-9;
+/// Largest accepted `|row sum - 1|`.
+pub const ROW_SUM_TOLERANCE: f64 = 1e-9;
+
+/// The first violation of `c` by `q`, described; `None` when `q` satisfies it.
+pub fn violation(c: &Constraint, q: &[Vec<f64>], prior: &[f64]) -> Option<String> {
+    let m = q.first().map_or(0, Vec::len);
+    match c {
+        Constraint::Ratios(pairs) => {
+            for &(a, b, budget) in pairs {
+                for y in 0..m {
+                    let (qa, qb) = (q[a][y], q[b][y]);
+                    let bad = if qb == 0.0 {
+                        qa > 0.0
+                    } else {
+                        qa > budget.exp() * qb * (1.0 + RATIO_TOLERANCE)
+                    };
+                    if bad {
+                        return Some(format!(
+                            "Q[{a}][{y}] = {qa:e} > e^{budget} * Q[{b}][{y}] = {:e} (log-ratio {} > {budget})",
+                            budget.exp() * qb,
+                            (qa / qb).ln()
+                        ));
+                    }
+                }
+            }
+            None
+        }
+        Constraint::Lip { epsilon, priors } => {
+            let (hi, lo) = (epsilon.exp(), (-epsilon).exp());
+            for (k, p) in priors.iter().enumerate() {
+                for y in 0..m {
+                    let lambda: f64 = (0..q.len()).map(|x| p[x] * q[x][y]).sum();
+                    for (x, row) in q.iter().enumerate() {
+                        let v = row[y];
+                        let above = v > hi * lambda * (1.0 + RATIO_TOLERANCE);
+                        let below = v * (1.0 + RATIO_TOLERANCE) < lo * lambda;
+                        if above || below {
+                            return Some(format!(
+                                "prior {k}: Q[{x}][{y}] = {v:e}, lambda_{y} = {lambda:e}: |ln ratio| = {} > {epsilon}",
+                                (v / lambda).ln().abs()
+                            ));
+                        }
+                    }
+                }
+            }
+            None
+        }
+        Constraint::MaxLeakage { epsilon, support } => {
+            let total: f64 = (0..m)
+                .map(|y| {
+                    (0..q.len())
+                        .filter(|&x| support[x])
+                        .map(|x| q[x][y])
+                        .fold(0.0, f64::max)
+                })
+                .sum();
+            (total > epsilon.exp() * (1.0 + RATIO_TOLERANCE)).then(|| {
+                format!(
+                    "sum_y max_x Q[x][y] = {total} > e^{epsilon}: leakage {}",
+                    total.ln()
+                )
+            })
+        }
+        Constraint::MutualInformation { epsilon } => {
+            let i = mutual_information(q, prior);
+            let limit = epsilon + MI_ABSOLUTE_TOLERANCE + MI_RELATIVE_TOLERANCE * epsilon;
+            (i > limit).then(|| format!("I(X;Y) = {i} > {epsilon}"))
+        }
+    }
+}
+
+/// `I(X;Y)` in nats: `sum_{x,y} p_x Q[x][y] ln(Q[x][y] / lambda_y)`.
+pub fn mutual_information(q: &[Vec<f64>], prior: &[f64]) -> f64 {
+    let m = q.first().map_or(0, Vec::len);
+    let mut total = 0.0;
+    for y in 0..m {
+        let lambda: f64 = (0..q.len()).map(|x| prior[x] * q[x][y]).sum();
+        for (x, row) in q.iter().enumerate() {
+            if prior[x] > 0.0 && row[y] > 0.0 {
+                total += prior[x] * row[y] * (row[y] / lambda).ln();
+            }
+        }
+    }
+    total
+}
+
+/// A problem with the rows of `q`: not a channel (negative entry, row sum off by more than
+/// [`ROW_SUM_TOLERANCE`], not finite).
+pub fn not_a_channel(q: &[Vec<f64>]) -> Option<String> {
+    for (x, row) in q.iter().enumerate() {
+        if let Some(v) = row.iter().find(|v| !(v.is_finite() && **v >= 0.0)) {
+            return Some(format!("row {x} has the entry {v}"));
+        }
+        let s: f64 = row.iter().sum();
+        if (s - 1.0).abs() > ROW_SUM_TOLERANCE {
+            return Some(format!("row {x} sums to {s}"));
+        }
+    }
+    None
+}

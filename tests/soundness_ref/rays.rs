@@ -1,0 +1,175 @@
+//! The reference for column-convex objectives (MMSE of a sum or histogram, mutual information)
+//! under column-wise notions: the optimum over channels with any number of outputs is attained
+//! with every column on an extreme ray of the column cone (a concave minimand or convex maximand
+//! that is positively homogeneous), so it is the LP over ray weights
+//! `sum_r w_r v_r = 1, w >= 0`. The rays are found here by brute-force vertex enumeration of the
+//! cone's slice `sum q = 1`: every choice of n - 1 active constraints.
+
+use super::lp::{solve, Reference};
+use super::utility::column_value;
+use super::{Case, Constraint};
+use mechsynth_solvers::{LinearProgram, Sense};
+
+/// Largest number of (n-1)-subsets of constraints enumerated; larger cones get no reference.
+pub const SUBSET_LIMIT: u64 = 400_000;
+/// Smallest pivot (rows scaled to largest coefficient 1) of a non-singular active set.
+const PIVOT_TOLERANCE: f64 = 1e-12;
+/// Largest violation of a constraint by an enumerated vertex.
+const FEASIBILITY_TOLERANCE: f64 = 1e-10;
+/// Two vertices closer than this (max norm) are the same.
+const DUPLICATE_TOLERANCE: f64 = 1e-9;
+
+/// The rows `a` of the cone `{q : a.q <= 0}` (non-negativity included), each scaled to largest
+/// coefficient 1, without duplicates; `None` when a constraint is not column-wise.
+pub fn cone_rows(case: &Case) -> Option<Vec<Vec<f64>>> {
+    let n = case.n;
+    let mut rows: Vec<Vec<f64>> = Vec::new();
+    let unit = |x: usize, v: f64| {
+        let mut r = vec![0.0; n];
+        r[x] = v;
+        r
+    };
+    for x in 0..n {
+        rows.push(unit(x, -1.0));
+    }
+    for c in &case.constraints {
+        match c {
+            Constraint::Ratios(pairs) => {
+                for &(a, b, budget) in pairs {
+                    let mut r = unit(a, 1.0);
+                    r[b] -= budget.exp();
+                    rows.push(r);
+                }
+            }
+            Constraint::Lip { epsilon, priors } => {
+                for p in priors {
+                    for x in 0..n {
+                        let mut up = unit(x, 1.0);
+                        let mut down = unit(x, -1.0);
+                        for k in 0..n {
+                            up[k] -= epsilon.exp() * p[k];
+                            down[k] += (-epsilon).exp() * p[k];
+                        }
+                        rows.push(up);
+                        rows.push(down);
+                    }
+                }
+            }
+            _ => return None,
+        }
+    }
+    let mut out: Vec<Vec<f64>> = Vec::new();
+    for r in rows {
+        let top = r.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        if top == 0.0 {
+            continue;
+        }
+        let r: Vec<f64> = r.iter().map(|v| v / top).collect();
+        if !out.contains(&r) {
+            out.push(r);
+        }
+    }
+    Some(out)
+}
+
+fn binomial(m: usize, k: usize) -> u64 {
+    (0..k).fold(1u64, |acc, i| acc.saturating_mul((m - i) as u64) / (i as u64 + 1))
+}
+
+/// Solve the square system `a q = b` by Gaussian elimination with partial pivoting.
+fn solve_square(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
+    let n = b.len();
+    for col in 0..n {
+        let piv = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        if a[piv][col].abs() < PIVOT_TOLERANCE {
+            return None;
+        }
+        a.swap(col, piv);
+        b.swap(col, piv);
+        for i in col + 1..n {
+            let f = a[i][col] / a[col][col];
+            for k in col..n {
+                a[i][k] -= f * a[col][k];
+            }
+            b[i] -= f * b[col];
+        }
+    }
+    let mut q = vec![0.0; n];
+    for i in (0..n).rev() {
+        let s: f64 = (i + 1..n).map(|k| a[i][k] * q[k]).sum();
+        q[i] = (b[i] - s) / a[i][i];
+    }
+    Some(q)
+}
+
+/// The extreme rays of `{q : rows.q <= 0}`, normalized to `sum q = 1`; `None` past
+/// [`SUBSET_LIMIT`].
+pub fn extreme_rays(n: usize, rows: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
+    let k = n - 1;
+    if binomial(rows.len(), k) > SUBSET_LIMIT {
+        return None;
+    }
+    let mut rays: Vec<Vec<f64>> = Vec::new();
+    let mut pick: Vec<usize> = (0..k).collect();
+    loop {
+        let mut a: Vec<Vec<f64>> = pick.iter().map(|&i| rows[i].clone()).collect();
+        a.push(vec![1.0; n]);
+        let mut b = vec![0.0; k];
+        b.push(1.0);
+        if let Some(q) = solve_square(a, b) {
+            let feasible = rows
+                .iter()
+                .all(|r| r.iter().zip(&q).map(|(a, v)| a * v).sum::<f64>() <= FEASIBILITY_TOLERANCE);
+            if feasible {
+                let q: Vec<f64> = q.iter().map(|v| v.max(0.0)).collect();
+                let seen = rays.iter().any(|r| {
+                    r.iter().zip(&q).all(|(a, b)| (a - b).abs() <= DUPLICATE_TOLERANCE)
+                });
+                if !seen {
+                    rays.push(q);
+                }
+            }
+        }
+        // Next k-subset in lexicographic order.
+        let Some(i) = (0..k).rev().find(|&i| pick[i] < rows.len() - k + i) else {
+            break;
+        };
+        pick[i] += 1;
+        for j in i + 1..k {
+            pick[j] = pick[j - 1] + 1;
+        }
+    }
+    Some(rays)
+}
+
+/// The ray-weight LP of `case` over `rays`: row sums 1, each ray's weight times its column
+/// value as the cost.
+pub fn ray_program(case: &Case, rays: &[Vec<f64>]) -> LinearProgram {
+    let sign = if case.utility.maximize() { -1.0 } else { 1.0 };
+    let mut lp = LinearProgram::new();
+    let w: Vec<usize> = rays
+        .iter()
+        .map(|v| {
+            let g = column_value(&case.utility, &case.prior, v).unwrap_or(f64::NAN);
+            let top = v.iter().fold(0.0f64, |m, a| m.max(*a));
+            lp.add_var(sign * g, 0.0, 1.0 / top)
+        })
+        .collect();
+    for x in 0..case.n {
+        let terms = w.iter().zip(rays).map(|(&j, v)| (j, v[x])).collect();
+        lp.add_constraint(terms, Sense::Eq, 1.0);
+    }
+    lp
+}
+
+/// The reference optimum of a column-convex objective under column-wise notions, when the
+/// cone is small enough to enumerate.
+pub fn reference(case: &Case) -> Option<Reference> {
+    column_value(&case.utility, &case.prior, &vec![1.0; case.n])?;
+    let rows = cone_rows(case)?;
+    let rays = extreme_rays(case.n, &rows)?;
+    if rays.is_empty() {
+        return Some(Reference::Infeasible);
+    }
+    Some(solve(&ray_program(case, &rays), case.utility.maximize()))
+}
