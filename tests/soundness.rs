@@ -19,7 +19,7 @@ const SEED: u64 = 0x5EED_2026;
 /// Seed of the larger, ignored run (different problems).
 const LARGE_SEED: u64 = 0x1A26_E5EE;
 /// Problems in the default run.
-const DEFAULT_CASES: u64 = 300;
+const DEFAULT_CASES: u64 = 3000;
 /// Problems in the larger run unless `SOUNDNESS_CASES` says otherwise.
 const LARGE_CASES: u64 = 20_000;
 /// Absolute slack for the reference solver's inexactness (it solves to about 1e-8).
@@ -30,8 +30,12 @@ const REFERENCE_RELATIVE_SLACK: f64 = 1e-6;
 const EVALUATION_RELATIVE_TOLERANCE: f64 = 1e-9;
 /// Absolute tolerance of that comparison.
 const EVALUATION_ABSOLUTE_TOLERANCE: f64 = 1e-12;
-/// Float rounding allowed between a rigorous bound and the emitted channel's own objective.
+/// Float rounding allowed between a rigorous bound and the emitted channel's own objective
+/// (relative to `1 + |objective|`); beyond it the case is counted and shown.
 const SELF_BOUND_TOLERANCE: f64 = 1e-12;
+/// A bound beyond the emitted channel's own objective by more than this (relative to
+/// `1 + |objective|`) fails the suite.
+const SELF_BOUND_FAILURE: f64 = 1e-9;
 /// Wall-clock limit for one mechsynth solve.
 const CASE_TIME_LIMIT_SECONDS: f64 = 30.0;
 /// Worker threads (the suite is meant for small machines).
@@ -55,13 +59,27 @@ fn check(case: &Case, t: &mut Tally) {
     t.begin(case);
     let problem = match Problem::from_spec(case.spec.clone()) {
         Ok(p) => p,
-        Err(e) => return t.fail("rejected", case, format!("a valid problem was rejected: {e}")),
+        Err(e) => {
+            return t.fail(
+                "rejected",
+                case,
+                format!("a valid problem was rejected: {e}"),
+            )
+        }
     };
     let mut options = SolveOptions::default();
     options.backend_options.time_limit_seconds = CASE_TIME_LIMIT_SECONDS;
     let report = match solve(&problem, &options) {
         Ok(r) => r,
-        Err(e) => return t.count_status(&format!("error: {e}")),
+        Err(e) => {
+            let text = e.to_string();
+            let kind = text
+                .split('`')
+                .nth(1)
+                .map_or(text.clone(), |c| format!("certification failed ({c})"));
+            t.count_status(&format!("error: {kind}"));
+            return t.note("solve error", case, text);
+        }
     };
     t.count_status(&report.status.to_string());
     let maximize = case.utility.maximize();
@@ -83,21 +101,35 @@ fn check(case: &Case, t: &mut Tally) {
         if let Some(mine) = utility::evaluate(&case.utility, &case.prior, q) {
             let tol = EVALUATION_ABSOLUTE_TOLERANCE + EVALUATION_RELATIVE_TOLERANCE * mine.abs();
             if (mine - v).abs() > tol {
-                t.fail("objective", case, format!("reported objective {v}, channel evaluates to {mine}"));
+                t.fail(
+                    "objective",
+                    case,
+                    format!("reported objective {v}, channel evaluates to {mine}"),
+                );
             }
         }
         if let Some(b) = report.bound {
-            if better_by(v, b, maximize) > SELF_BOUND_TOLERANCE * (1.0 + v.abs()) {
-                t.fail("bound", case, format!("bound {b} is beyond the emitted channel's objective {v}"));
+            let excess = better_by(v, b, maximize) / (1.0 + v.abs());
+            let text = format!("bound {b} is beyond the emitted channel's objective {v}");
+            if excess > SELF_BOUND_FAILURE {
+                t.fail("bound", case, text);
+            } else if excess > SELF_BOUND_TOLERANCE {
+                t.bound_rounding += 1;
+                t.note("bound rounding", case, text);
             }
         }
     }
     let (ref_value, ref_bound) = match reference {
         None => return t.reference_unavailable += 1,
-        Some(Reference::Failed(why)) => return t.reference_failed(&why),
+        Some(Reference::Failed(why)) => {
+            t.reference_failed(&why);
+            return t.note("reference failed", case, why);
+        }
         Some(Reference::Infeasible) => {
             if own.is_some() {
-                t.reference_failed("reference infeasible, but mechsynth's channel passes every check");
+                t.reference_failed(
+                    "reference infeasible, but mechsynth's channel passes every check",
+                );
             }
             return;
         }
@@ -107,33 +139,58 @@ fn check(case: &Case, t: &mut Tally) {
         let infeasible = report.status.to_string() == "infeasible";
         let reliable = ref_bound.is_some_and(|b| (b - ref_value).abs() <= slack(ref_value));
         if infeasible && reliable {
-            t.fail("infeasible", case, format!("reported infeasible; reference optimum {ref_value}"));
+            t.fail(
+                "infeasible",
+                case,
+                format!("reported infeasible; reference optimum {ref_value}"),
+            );
         }
         return t.no_channel_but_feasible += 1;
     }
     // A rigorous reference bound is never beaten by a feasible channel.
     if let (Some(v), Some(rb)) = (value, ref_bound) {
         if better_by(v, rb, maximize) > slack(rb) {
-            t.fail("beyond-reference", case, format!("objective {v} beats the reference bound {rb}"));
+            t.fail(
+                "beyond-reference",
+                case,
+                format!("objective {v} beats the reference bound {rb}"),
+            );
         }
     }
-    if ref_bound.is_some_and(|b| (b - ref_value).abs() > slack(ref_value)) {
-        return t.reference_unreliable += 1;
+    if let Some(b) = ref_bound.filter(|b| (b - ref_value).abs() > slack(ref_value)) {
+        t.reference_unreliable += 1;
+        return t.note(
+            "reference unreliable",
+            case,
+            format!("value {ref_value}, dual bound {b}"),
+        );
     }
     t.compared += 1;
     if let Some(b) = report.bound {
         if better_by(b, ref_value, maximize) < -slack(ref_value) {
-            t.fail("bound", case, format!("bound {b} is beyond the reference optimum {ref_value}"));
+            t.fail(
+                "bound",
+                case,
+                format!("bound {b} is beyond the reference optimum {ref_value}"),
+            );
         }
     }
+    // An `optimal` channel is within the gap of every achievable value (the reference's).
     if let (true, Some(v)) = (report.status.is_optimal(), value) {
-        let off = (v - ref_value).abs();
+        let worse = -better_by(v, ref_value, maximize);
         let allowed = GapTolerance::DEFAULT.allowed(v, ref_value);
-        if off > allowed {
+        if worse.abs() > allowed {
             t.beyond_strict_gap += 1;
         }
-        if off > allowed + slack(ref_value) {
-            t.fail("optimal", case, format!("reported optimal at {v} (bound {:?}); reference optimum {ref_value}", report.bound));
+        if worse > allowed + slack(ref_value) {
+            t.fail(
+                "optimal",
+                case,
+                format!(
+                    "reported optimal at {v} (bound {:?}); reference optimum {ref_value}",
+                    report.bound
+                ),
+            );
         }
     }
 }
@@ -152,7 +209,10 @@ fn run(seed: u64, count: u64) -> Tally {
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.join().expect("worker")).collect()
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("worker"))
+            .collect()
     });
     tallies.into_iter().fold(Tally::default(), Tally::merge)
 }
@@ -163,7 +223,14 @@ fn run_and_assert(seed: u64, count: u64) {
     let summary = format!("{t}\nelapsed {:.1} s", start.elapsed().as_secs_f64());
     println!("{summary}");
     assert_eq!(t.tried, count, "{summary}");
-    assert!(t.failures.is_empty(), "{summary}\n\nfailures:\n{}", t.failures.join("\n\n"));
+    if !t.notes.is_empty() {
+        println!("\nnotes (not failures):\n{}", t.notes.join("\n\n"));
+    }
+    assert!(
+        t.failures.is_empty(),
+        "{summary}\n\nfailures:\n{}",
+        t.failures.join("\n\n")
+    );
 }
 
 #[test]

@@ -14,6 +14,10 @@ const BOUND_FLOAT_MARGIN: f64 = 1e-13;
 /// value an optimum uses: `-p_x s_xy` sums to at most eps <= 30 over the rows).
 const CONE_VARIABLE_RANGE: (f64, f64) = (-1e4, 1.0);
 
+/// Extra weights of the constant channel tried, in order, to make a conic reference point
+/// exactly feasible.
+const MIXING_STEPS: [f64; 8] = [0.0, 1e-9, 1e-7, 1e-5, 1e-3, 1e-1, 0.5, 1.0];
+
 /// What the reference found.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Reference {
@@ -35,16 +39,21 @@ pub enum Reference {
 /// Solve `lp` (a minimization) with Clarabel; `maximize` says whether the problem's value is
 /// the negated LP objective.
 pub fn solve(lp: &LinearProgram, maximize: bool) -> Reference {
+    solve_with_point(lp, maximize).0
+}
+
+/// As [`solve`], with the solver's primal point (empty without one).
+pub fn solve_with_point(lp: &LinearProgram, maximize: bool) -> (Reference, Vec<f64>) {
     let options = SolveOptions {
         time_limit_seconds: 60.0,
         tolerance: REFERENCE_SOLVER_TOLERANCE,
     };
     let solution = match backend(BackendKind::Clarabel).and_then(|b| b.solve(lp, &options)) {
         Ok(s) => s,
-        Err(e) => return Reference::Failed(e.to_string()),
+        Err(e) => return (Reference::Failed(e.to_string()), Vec::new()),
     };
     let sign = if maximize { -1.0 } else { 1.0 };
-    match solution.status {
+    let reference = match solution.status {
         LpStatus::Optimal | LpStatus::OptimalReducedAccuracy => Reference::Solved {
             value: sign * solution.objective,
             bound: (lp.exp_cones().is_empty())
@@ -52,7 +61,8 @@ pub fn solve(lp: &LinearProgram, maximize: bool) -> Reference {
         },
         LpStatus::Infeasible => Reference::Infeasible,
         other => Reference::Failed(other.to_string()),
-    }
+    };
+    (reference, solution.x)
 }
 
 /// `min c.x >= sum_k d_k rhs_k + sum_j min(r_j l_j, r_j u_j)` with `r = c - sum_k d_k a_k`,
@@ -97,7 +107,11 @@ pub fn program(case: &Case, cost: &[Vec<f64>], maximize: bool) -> LinearProgram 
     let sign = if maximize { -1.0 } else { 1.0 };
     let mut lp = LinearProgram::new();
     let q: Vec<Vec<usize>> = (0..n)
-        .map(|x| (0..n).map(|y| lp.add_var(sign * cost[x][y], 0.0, 1.0)).collect())
+        .map(|x| {
+            (0..n)
+                .map(|y| lp.add_var(sign * cost[x][y], 0.0, 1.0))
+                .collect()
+        })
         .collect();
     for row in &q {
         lp.add_constraint(row.iter().map(|&v| (v, 1.0)).collect(), Sense::Eq, 1.0);
@@ -133,8 +147,9 @@ pub fn program(case: &Case, cost: &[Vec<f64>], maximize: bool) -> LinearProgram 
                         lp.add_constraint(vec![(q[x][y], 1.0), (t[y], -1.0)], Sense::Le, 0.0);
                     }
                 }
+                // Each t_y <= 1, so a budget above n is the same as n (and keeps e^30 out).
                 let terms = t.iter().map(|&v| (v, 1.0)).collect();
-                lp.add_constraint(terms, Sense::Le, epsilon.exp());
+                lp.add_constraint(terms, Sense::Le, epsilon.exp().min(n as f64));
             }
             Constraint::MutualInformation { epsilon } => {
                 let p = &case.prior;
@@ -158,10 +173,79 @@ pub fn program(case: &Case, cost: &[Vec<f64>], maximize: bool) -> LinearProgram 
     lp
 }
 
-/// The reference optimum of a linear objective.
+/// The reference optimum of a linear objective. With mutual-information privacy (exponential
+/// cones, no Lagrangian bound here) the solver's point is first made exactly feasible by mixing
+/// it with the constant channel of its output distribution (mutual information is convex in
+/// the channel and 0 there; every other notion keeps holding), and its value is the reference:
+/// an achievable value, not a bound.
 pub fn reference(case: &Case) -> Option<Reference> {
-    match &case.utility {
-        Utility::Linear { cost, maximize } => Some(solve(&program(case, cost, *maximize), *maximize)),
-        _ => None,
+    let Utility::Linear { cost, maximize } = &case.utility else {
+        return None;
+    };
+    let lp = program(case, cost, *maximize);
+    let (reference, x) = solve_with_point(&lp, *maximize);
+    if lp.exp_cones().is_empty() || !matches!(reference, Reference::Solved { .. }) {
+        return Some(reference);
     }
+    let n = case.n;
+    let q: Vec<Vec<f64>> = (0..n)
+        .map(|r| {
+            x[r * n..(r + 1) * n]
+                .iter()
+                .map(|v| v.clamp(0.0, 1.0))
+                .collect()
+        })
+        .collect();
+    let q: Vec<Vec<f64>> = q
+        .iter()
+        .map(|r| {
+            let s: f64 = r.iter().sum();
+            r.iter().map(|v| v / s).collect()
+        })
+        .collect();
+    let lambda: Vec<f64> = (0..n)
+        .map(|y| (0..n).map(|r| case.prior[r] * q[r][y]).sum())
+        .collect();
+    let limit = case
+        .constraints
+        .iter()
+        .filter_map(|c| match c {
+            Constraint::MutualInformation { epsilon } => Some(*epsilon),
+            _ => None,
+        })
+        .fold(f64::INFINITY, f64::min);
+    let info = super::privacy::mutual_information(&q, &case.prior);
+    let first = if info > limit {
+        1.0 - limit / info
+    } else {
+        0.0
+    };
+    // The solver's point may also miss the linear constraints by its tolerance: mix further
+    // until every constraint holds (the constant channel, t = 1, satisfies all of them).
+    let mixed = MIXING_STEPS
+        .iter()
+        .map(|&step| (first + step).min(1.0))
+        .find_map(|t| {
+            let m: Vec<Vec<f64>> = q
+                .iter()
+                .map(|r| {
+                    r.iter()
+                        .zip(&lambda)
+                        .map(|(a, l)| (1.0 - t) * a + t * l)
+                        .collect()
+                })
+                .collect();
+            let ok = case
+                .constraints
+                .iter()
+                .all(|c| super::privacy::violation(c, &m, &case.prior).is_none());
+            ok.then_some(m)
+        });
+    let Some(mixed) = mixed else {
+        return Some(Reference::Failed(
+            "conic reference point infeasible after mixing".into(),
+        ));
+    };
+    let value = super::utility::evaluate(&case.utility, &case.prior, &mixed)?;
+    Some(Reference::Solved { value, bound: None })
 }

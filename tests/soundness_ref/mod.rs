@@ -107,6 +107,7 @@ pub struct Case {
 impl Case {
     /// The problem as TOML, for failure messages (it reproduces the case with `mechsynth solve`).
     pub fn toml(&self) -> String {
-        toml::to_string(&self.spec).unwrap_or_else(|e| format!("(TOML failed: {e}) {:?}", self.spec))
+        toml::to_string(&self.spec)
+            .unwrap_or_else(|e| format!("(TOML failed: {e}) {:?}", self.spec))
     }
 }

@@ -73,7 +73,9 @@ pub fn cone_rows(case: &Case) -> Option<Vec<Vec<f64>>> {
 }
 
 fn binomial(m: usize, k: usize) -> u64 {
-    (0..k).fold(1u64, |acc, i| acc.saturating_mul((m - i) as u64) / (i as u64 + 1))
+    (0..k).fold(1u64, |acc, i| {
+        acc.saturating_mul((m - i) as u64) / (i as u64 + 1)
+    })
 }
 
 /// Solve the square system `a q = b` by Gaussian elimination with partial pivoting.
@@ -117,13 +119,15 @@ pub fn extreme_rays(n: usize, rows: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
         let mut b = vec![0.0; k];
         b.push(1.0);
         if let Some(q) = solve_square(a, b) {
-            let feasible = rows
-                .iter()
-                .all(|r| r.iter().zip(&q).map(|(a, v)| a * v).sum::<f64>() <= FEASIBILITY_TOLERANCE);
+            let feasible = rows.iter().all(|r| {
+                r.iter().zip(&q).map(|(a, v)| a * v).sum::<f64>() <= FEASIBILITY_TOLERANCE
+            });
             if feasible {
                 let q: Vec<f64> = q.iter().map(|v| v.max(0.0)).collect();
                 let seen = rays.iter().any(|r| {
-                    r.iter().zip(&q).all(|(a, b)| (a - b).abs() <= DUPLICATE_TOLERANCE)
+                    r.iter()
+                        .zip(&q)
+                        .all(|(a, b)| (a - b).abs() <= DUPLICATE_TOLERANCE)
                 });
                 if !seen {
                     rays.push(q);

@@ -38,6 +38,11 @@ pub struct Tally {
     pub failure_counts: BTreeMap<String, u64>,
     /// The first failures, each with its problem as TOML.
     pub failures: Vec<String>,
+    /// Bounds beyond the emitted channel's own objective by a rounding-level amount.
+    pub bound_rounding: u64,
+    /// The first anomalies that are not failures (solve errors, reference trouble, bounds off
+    /// by rounding), each with its problem as TOML.
+    pub notes: Vec<String>,
 }
 
 impl Tally {
@@ -50,7 +55,10 @@ impl Tally {
         if case.notion_labels.len() > 1 {
             self.intersections += 1;
         }
-        *self.objectives.entry(case.objective_label.clone()).or_default() += 1;
+        *self
+            .objectives
+            .entry(case.objective_label.clone())
+            .or_default() += 1;
     }
 
     /// Count a report's status.
@@ -72,6 +80,17 @@ impl Tally {
         }
     }
 
+    /// Record an anomaly that is not a failure.
+    pub fn note(&mut self, kind: &str, case: &Case, detail: String) {
+        if self.notes.len() < REPORTED_FAILURES {
+            self.notes.push(format!(
+                "[{kind}] case {}: {detail}\n--- problem ---\n{}",
+                case.index,
+                case.toml()
+            ));
+        }
+    }
+
     /// Count a reference that could not answer.
     pub fn reference_failed(&mut self, why: &str) {
         *self.reference_failures.entry(why.to_string()).or_default() += 1;
@@ -87,6 +106,9 @@ impl Tally {
         self.reference_unreliable += other.reference_unreliable;
         self.no_channel_but_feasible += other.no_channel_but_feasible;
         self.intersections += other.intersections;
+        self.bound_rounding += other.bound_rounding;
+        self.notes.extend(other.notes);
+        self.notes.truncate(REPORTED_FAILURES);
         for (mine, theirs) in [
             (&mut self.reference_failures, other.reference_failures),
             (&mut self.statuses, other.statuses),
@@ -115,19 +137,42 @@ fn map(m: &BTreeMap<String, u64>) -> String {
 impl fmt::Display for Tally {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let count = |k: &str| self.failure_counts.get(k).copied().unwrap_or(0);
-        writeln!(f, "soundness: {} problems, {} certified channels", self.tried, self.certified)?;
+        writeln!(
+            f,
+            "soundness: {} problems, {} certified channels",
+            self.tried, self.certified
+        )?;
         writeln!(f, "  privacy violations          {}", count("privacy"))?;
         writeln!(f, "  optimal beyond gap + slack  {}", count("optimal"))?;
-        writeln!(f, "  bounds on the wrong side    {}", count("bound"))?;
-        writeln!(f, "  better than reference bound {}", count("beyond-reference"))?;
+        writeln!(f, "  bounds on the wrong side    {} (and {} beyond the channel's own value by rounding only)", count("bound"), self.bound_rounding)?;
+        writeln!(
+            f,
+            "  better than reference bound {}",
+            count("beyond-reference")
+        )?;
         writeln!(f, "  objective mis-evaluated     {}", count("objective"))?;
         writeln!(f, "  wrongly infeasible          {}", count("infeasible"))?;
         writeln!(f, "  valid problems rejected     {}", count("rejected"))?;
         writeln!(f, "  compared with a reference   {} (optimal beyond the strict gap but within the reference slack: {})", self.compared, self.beyond_strict_gap)?;
-        writeln!(f, "  no reference                {}; unreliable reference {}; reference failed: {}", self.reference_unavailable, self.reference_unreliable, map(&self.reference_failures))?;
-        writeln!(f, "  no channel although feasible {}", self.no_channel_but_feasible)?;
+        writeln!(
+            f,
+            "  no reference                {}; unreliable reference {}; reference failed: {}",
+            self.reference_unavailable,
+            self.reference_unreliable,
+            map(&self.reference_failures)
+        )?;
+        writeln!(
+            f,
+            "  no channel although feasible {}",
+            self.no_channel_but_feasible
+        )?;
         writeln!(f, "  statuses: {}", map(&self.statuses))?;
-        writeln!(f, "  notions ({} intersections): {}", self.intersections, map(&self.notions))?;
+        writeln!(
+            f,
+            "  notions ({} intersections): {}",
+            self.intersections,
+            map(&self.notions)
+        )?;
         write!(f, "  objectives: {}", map(&self.objectives))
     }
 }

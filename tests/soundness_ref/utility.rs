@@ -1,7 +1,7 @@
 //! Objectives evaluated from their definitions (README objective table), column by column.
 
-use super::Utility;
 use super::privacy::mutual_information;
+use super::Utility;
 
 /// The objective's contribution of one column `q` (entries `Q[x][y]` for a fixed y). Every
 /// column-convex objective is a sum of these over the outputs, each positively homogeneous:
