@@ -525,7 +525,7 @@ pub fn case(seed: u64, index: u64) -> Case {
     let n = match rng.gen_range(0..10) {
         0 if linear => rng.gen_range(7..=8),
         0..=3 => rng.gen_range(2..=3),
-        _ => rng.gen_range(4..=if linear { 6 } else { 5 }),
+        _ => rng.gen_range(4..=6),
     };
     let count = if rng.gen_bool(0.3) { 2 } else { 1 };
     let names: Vec<&str> = (0..count)

@@ -7,7 +7,7 @@ use super::{Case, Constraint, Utility};
 use mechsynth_solvers::{backend, BackendKind, LinearProgram, LpStatus, Sense, SolveOptions};
 
 /// Tolerance asked of the reference solver.
-pub const REFERENCE_SOLVER_TOLERANCE: f64 = 1e-9;
+pub const REFERENCE_SOLVER_TOLERANCE: f64 = 1e-12;
 /// Relative float margin taken off the Lagrangian bound (its terms are summed in f64).
 const BOUND_FLOAT_MARGIN: f64 = 1e-13;
 /// Range of the cone variables `s_xy <= -Q ln(Q / lambda)` (the lower end is far below any
@@ -16,7 +16,9 @@ const CONE_VARIABLE_RANGE: (f64, f64) = (-1e4, 1.0);
 
 /// Extra weights of the constant channel tried, in order, to make a conic reference point
 /// exactly feasible.
-const MIXING_STEPS: [f64; 8] = [0.0, 1e-9, 1e-7, 1e-5, 1e-3, 1e-1, 0.5, 1.0];
+const MIXING_STEPS: [f64; 15] = [
+    0.0, 1e-12, 1e-11, 1e-10, 1e-9, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.1, 0.5, 1.0,
+];
 
 /// What the reference found.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,10 +27,13 @@ pub enum Reference {
     /// cones, a Lagrangian bound on the optimum from its duals (lower when minimizing, upper
     /// when maximizing) that holds whatever the solver's accuracy.
     Solved {
-        /// The solver's objective value.
+        /// The best estimate of the optimum: the solver's objective (for conic programs, the
+        /// achievable value, as there is no bound to vouch for the solver's).
         value: f64,
         /// The Lagrangian bound, in the problem's sense.
         bound: Option<f64>,
+        /// The objective of the solver's point made feasible to rounding (see [`repair`]).
+        achievable: Option<f64>,
     },
     /// The solver proved infeasibility.
     Infeasible,
@@ -58,6 +63,7 @@ pub fn solve_with_point(lp: &LinearProgram, maximize: bool) -> (Reference, Vec<f
             value: sign * solution.objective,
             bound: (lp.exp_cones().is_empty())
                 .then(|| sign * lagrangian_bound(lp, &solution.duals)),
+            achievable: None,
         },
         LpStatus::Infeasible => Reference::Infeasible,
         other => Reference::Failed(other.to_string()),
@@ -173,37 +179,23 @@ pub fn program(case: &Case, cost: &[Vec<f64>], maximize: bool) -> LinearProgram 
     lp
 }
 
-/// The reference optimum of a linear objective. With mutual-information privacy (exponential
-/// cones, no Lagrangian bound here) the solver's point is first made exactly feasible by mixing
-/// it with the constant channel of its output distribution (mutual information is convex in
-/// the channel and 0 there; every other notion keeps holding), and its value is the reference:
-/// an achievable value, not a bound.
-pub fn reference(case: &Case) -> Option<Reference> {
-    let Utility::Linear { cost, maximize } = &case.utility else {
-        return None;
-    };
-    let lp = program(case, cost, *maximize);
-    let (reference, x) = solve_with_point(&lp, *maximize);
-    if lp.exp_cones().is_empty() || !matches!(reference, Reference::Solved { .. }) {
-        return Some(reference);
-    }
+/// `q` made feasible to rounding for every constraint of `case`: mixed with the constant
+/// channel of its output distribution, at the smallest weight tried that works (mutual
+/// information is convex in the channel and 0 at a constant one, so the weight starts at
+/// `1 - eps / I`; every notion holds for the constant channel whenever the problem is feasible,
+/// and mixing keeps each ratio constraint with a non-negative budget). Returns the mixture.
+pub fn repair(case: &Case, q: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
     let n = case.n;
-    let q: Vec<Vec<f64>> = (0..n)
-        .map(|r| {
-            x[r * n..(r + 1) * n]
-                .iter()
-                .map(|v| v.clamp(0.0, 1.0))
-                .collect()
-        })
-        .collect();
     let q: Vec<Vec<f64>> = q
         .iter()
         .map(|r| {
+            let r: Vec<f64> = r.iter().map(|v| v.clamp(0.0, 1.0)).collect();
             let s: f64 = r.iter().sum();
             r.iter().map(|v| v / s).collect()
         })
         .collect();
-    let lambda: Vec<f64> = (0..n)
+    let m = q.first().map_or(0, Vec::len);
+    let lambda: Vec<f64> = (0..m)
         .map(|y| (0..n).map(|r| case.prior[r] * q[r][y]).sum())
         .collect();
     let limit = case
@@ -220,13 +212,11 @@ pub fn reference(case: &Case) -> Option<Reference> {
     } else {
         0.0
     };
-    // The solver's point may also miss the linear constraints by its tolerance: mix further
-    // until every constraint holds (the constant channel, t = 1, satisfies all of them).
-    let mixed = MIXING_STEPS
+    MIXING_STEPS
         .iter()
         .map(|&step| (first + step).min(1.0))
         .find_map(|t| {
-            let m: Vec<Vec<f64>> = q
+            let mixed: Vec<Vec<f64>> = q
                 .iter()
                 .map(|r| {
                     r.iter()
@@ -235,17 +225,44 @@ pub fn reference(case: &Case) -> Option<Reference> {
                         .collect()
                 })
                 .collect();
+            let tol = super::privacy::STRICT_RATIO_TOLERANCE;
             let ok = case
                 .constraints
                 .iter()
-                .all(|c| super::privacy::violation(c, &m, &case.prior).is_none());
-            ok.then_some(m)
-        });
-    let Some(mixed) = mixed else {
-        return Some(Reference::Failed(
-            "conic reference point infeasible after mixing".into(),
-        ));
+                .all(|c| super::privacy::violation_within(c, &mixed, &case.prior, tol).is_none());
+            ok.then_some(mixed)
+        })
+}
+
+/// The reference optimum of a linear objective, with the achievable value of its point made
+/// feasible by [`repair`]. With mutual-information privacy (exponential cones, no Lagrangian
+/// bound here) the achievable value is also the estimate of the optimum.
+pub fn reference(case: &Case) -> Option<Reference> {
+    let Utility::Linear { cost, maximize } = &case.utility else {
+        return None;
     };
-    let value = super::utility::evaluate(&case.utility, &case.prior, &mixed)?;
-    Some(Reference::Solved { value, bound: None })
+    let lp = program(case, cost, *maximize);
+    let (reference, x) = solve_with_point(&lp, *maximize);
+    let Reference::Solved { value, bound, .. } = reference else {
+        return Some(reference);
+    };
+    let n = case.n;
+    let q: Vec<Vec<f64>> = (0..n).map(|r| x[r * n..(r + 1) * n].to_vec()).collect();
+    let achievable =
+        repair(case, &q).and_then(|m| super::utility::evaluate(&case.utility, &case.prior, &m));
+    if !lp.exp_cones().is_empty() {
+        return Some(match achievable {
+            Some(a) => Reference::Solved {
+                value: a,
+                bound: None,
+                achievable,
+            },
+            None => Reference::Failed("conic reference point infeasible after mixing".into()),
+        });
+    }
+    Some(Reference::Solved {
+        value,
+        bound,
+        achievable,
+    })
 }

@@ -10,6 +10,9 @@ pub mod lp;
 pub mod privacy;
 pub mod rays;
 pub mod tally;
+
+#[cfg(test)]
+mod selftest;
 pub mod utility;
 
 /// One privacy constraint as the reference understands it.

@@ -3,18 +3,24 @@
 
 use super::Constraint;
 
-/// Relative tolerance on a likelihood ratio (and on `sum_y max_x Q[x][y]`): float rounding in
-/// `e^eps` and in the products, nothing more.
+/// Relative tolerance on a likelihood ratio (and on `sum_y max_x Q[x][y]` and on mutual
+/// information): float rounding in `e^eps` and in the products, nothing more.
 pub const RATIO_TOLERANCE: f64 = 1e-9;
 /// Absolute tolerance on mutual information (nats): rounding in the logarithms of equal rows.
 pub const MI_ABSOLUTE_TOLERANCE: f64 = 1e-12;
-/// Relative tolerance on mutual information.
-pub const MI_RELATIVE_TOLERANCE: f64 = 1e-9;
 /// Largest accepted `|row sum - 1|`.
 pub const ROW_SUM_TOLERANCE: f64 = 1e-9;
 
+/// Relative tolerance on ratios when a reference point must be feasible to rounding only.
+pub const STRICT_RATIO_TOLERANCE: f64 = 4.0 * f64::EPSILON;
+
 /// The first violation of `c` by `q`, described; `None` when `q` satisfies it.
 pub fn violation(c: &Constraint, q: &[Vec<f64>], prior: &[f64]) -> Option<String> {
+    violation_within(c, q, prior, RATIO_TOLERANCE)
+}
+
+/// As [`violation`], with relative tolerance `tol` on ratios and on mutual information.
+pub fn violation_within(c: &Constraint, q: &[Vec<f64>], prior: &[f64], tol: f64) -> Option<String> {
     let m = q.first().map_or(0, Vec::len);
     match c {
         Constraint::Ratios(pairs) => {
@@ -24,7 +30,7 @@ pub fn violation(c: &Constraint, q: &[Vec<f64>], prior: &[f64]) -> Option<String
                     let bad = if qb == 0.0 {
                         qa > 0.0
                     } else {
-                        qa > budget.exp() * qb * (1.0 + RATIO_TOLERANCE)
+                        qa > budget.exp() * qb * (1.0 + tol)
                     };
                     if bad {
                         return Some(format!(
@@ -44,8 +50,8 @@ pub fn violation(c: &Constraint, q: &[Vec<f64>], prior: &[f64]) -> Option<String
                     let lambda: f64 = (0..q.len()).map(|x| p[x] * q[x][y]).sum();
                     for (x, row) in q.iter().enumerate() {
                         let v = row[y];
-                        let above = v > hi * lambda * (1.0 + RATIO_TOLERANCE);
-                        let below = v * (1.0 + RATIO_TOLERANCE) < lo * lambda;
+                        let above = v > hi * lambda * (1.0 + tol);
+                        let below = v * (1.0 + tol) < lo * lambda;
                         if above || below {
                             return Some(format!(
                                 "prior {k}: Q[{x}][{y}] = {v:e}, lambda_{y} = {lambda:e}: |ln ratio| = {} > {epsilon}",
@@ -66,7 +72,7 @@ pub fn violation(c: &Constraint, q: &[Vec<f64>], prior: &[f64]) -> Option<String
                         .fold(0.0, f64::max)
                 })
                 .sum();
-            (total > epsilon.exp() * (1.0 + RATIO_TOLERANCE)).then(|| {
+            (total > epsilon.exp() * (1.0 + tol)).then(|| {
                 format!(
                     "sum_y max_x Q[x][y] = {total} > e^{epsilon}: leakage {}",
                     total.ln()
@@ -75,7 +81,7 @@ pub fn violation(c: &Constraint, q: &[Vec<f64>], prior: &[f64]) -> Option<String
         }
         Constraint::MutualInformation { epsilon } => {
             let i = mutual_information(q, prior);
-            let limit = epsilon + MI_ABSOLUTE_TOLERANCE + MI_RELATIVE_TOLERANCE * epsilon;
+            let limit = epsilon + MI_ABSOLUTE_TOLERANCE + tol * epsilon;
             (i > limit).then(|| format!("I(X;Y) = {i} > {epsilon}"))
         }
     }

@@ -5,8 +5,8 @@
 //! `sum_r w_r v_r = 1, w >= 0`. The rays are found here by brute-force vertex enumeration of the
 //! cone's slice `sum q = 1`: every choice of n - 1 active constraints.
 
-use super::lp::{solve, Reference};
-use super::utility::column_value;
+use super::lp::{repair, solve_with_point, Reference};
+use super::utility::{column_value, evaluate};
 use super::{Case, Constraint};
 use mechsynth_solvers::{LinearProgram, Sense};
 
@@ -175,5 +175,19 @@ pub fn reference(case: &Case) -> Option<Reference> {
     if rays.is_empty() {
         return Some(Reference::Infeasible);
     }
-    Some(solve(&ray_program(case, &rays), case.utility.maximize()))
+    let (reference, w) = solve_with_point(&ray_program(case, &rays), case.utility.maximize());
+    let Reference::Solved { value, bound, .. } = reference else {
+        return Some(reference);
+    };
+    // The channel of the ray weights: one output per ray of positive weight.
+    let used: Vec<usize> = (0..rays.len()).filter(|&r| w[r] > 0.0).collect();
+    let q: Vec<Vec<f64>> = (0..case.n)
+        .map(|x| used.iter().map(|&r| w[r] * rays[r][x]).collect())
+        .collect();
+    let achievable = repair(case, &q).and_then(|m| evaluate(&case.utility, &case.prior, &m));
+    Some(Reference::Solved {
+        value,
+        bound,
+        achievable,
+    })
 }

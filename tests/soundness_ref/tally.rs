@@ -6,6 +6,8 @@ use std::fmt;
 
 /// Failing cases reported in full (the rest are counted).
 const REPORTED_FAILURES: usize = 12;
+/// Anomalies of each kind reported in full (the rest are counted).
+const NOTES_PER_KIND: u64 = 3;
 
 /// What the suite saw.
 #[derive(Debug, Default)]
@@ -43,6 +45,8 @@ pub struct Tally {
     /// The first anomalies that are not failures (solve errors, reference trouble, bounds off
     /// by rounding), each with its problem as TOML.
     pub notes: Vec<String>,
+    /// Anomalies by kind.
+    pub note_counts: BTreeMap<String, u64>,
 }
 
 impl Tally {
@@ -80,9 +84,11 @@ impl Tally {
         }
     }
 
-    /// Record an anomaly that is not a failure.
+    /// Record an anomaly that is not a failure (the first few of each kind in full).
     pub fn note(&mut self, kind: &str, case: &Case, detail: String) {
-        if self.notes.len() < REPORTED_FAILURES {
+        let seen = self.note_counts.entry(kind.to_string()).or_default();
+        *seen += 1;
+        if *seen <= NOTES_PER_KIND {
             self.notes.push(format!(
                 "[{kind}] case {}: {detail}\n--- problem ---\n{}",
                 case.index,
@@ -108,13 +114,13 @@ impl Tally {
         self.intersections += other.intersections;
         self.bound_rounding += other.bound_rounding;
         self.notes.extend(other.notes);
-        self.notes.truncate(REPORTED_FAILURES);
         for (mine, theirs) in [
             (&mut self.reference_failures, other.reference_failures),
             (&mut self.statuses, other.statuses),
             (&mut self.notions, other.notions),
             (&mut self.objectives, other.objectives),
             (&mut self.failure_counts, other.failure_counts),
+            (&mut self.note_counts, other.note_counts),
         ] {
             for (k, v) in theirs {
                 *mine.entry(k).or_default() += v;
