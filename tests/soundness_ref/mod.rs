@@ -3,9 +3,12 @@
 //! definitions in the README (not from mechsynth's formulation code), and the references that
 //! judge mechsynth's answers: leakage checks, a naive dense LP, and an extreme-ray LP.
 
-#![allow(dead_code)]
+// Matrix code indexes rows and columns by symbol, as the definitions do.
+#![allow(dead_code, clippy::needless_range_loop)]
 
 pub mod draw;
+pub mod draw_notion;
+pub mod draw_objective;
 pub mod lp;
 pub mod privacy;
 pub mod rays;
