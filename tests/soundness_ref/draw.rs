@@ -161,6 +161,16 @@ pub fn case(seed: u64, index: u64) -> Case {
         notion_labels.push(l);
     }
     let (objective, utility, objective_label) = objective(&mut rng, obj, &g, &p);
+    let c = &g.coords;
+    let distances = domain.size.is_none().then(|| {
+        (0..n)
+            .map(|a| {
+                (0..n)
+                    .map(|b| (c[a][0] - c[b][0]).hypot(c[a][1] - c[b][1]))
+                    .collect()
+            })
+            .collect()
+    });
     let spec = ProblemSpec {
         name: Some(format!("soundness case {index}")),
         description: None,
@@ -179,5 +189,6 @@ pub fn case(seed: u64, index: u64) -> Case {
         objective_label,
         constraints,
         utility,
+        distances,
     }
 }

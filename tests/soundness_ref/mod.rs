@@ -108,6 +108,9 @@ pub struct Case {
     pub constraints: Vec<Constraint>,
     /// The objective.
     pub utility: Utility,
+    /// The natural distances between symbols, when the domain has positions (not for plain
+    /// `size` domains).
+    pub distances: Option<Vec<Vec<f64>>>,
 }
 
 impl Case {

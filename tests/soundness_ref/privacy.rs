@@ -116,3 +116,63 @@ pub fn not_a_channel(q: &[Vec<f64>]) -> Option<String> {
     }
     None
 }
+
+/// Leakage of `q` under the notions mechsynth reports for every channel (`ldp`, `lip`,
+/// `max-leakage`, `mutual-information`, `identifiability`, and `d-privacy` for the natural
+/// `distances` when the domain has positions), from the definitions over the prior's support;
+/// `inf` when a ratio has a zero denominator.
+pub fn leakage_profile(
+    q: &[Vec<f64>],
+    prior: &[f64],
+    distances: Option<&[Vec<f64>]>,
+) -> Vec<(&'static str, f64)> {
+    let n = q.len();
+    let m = q.first().map_or(0, Vec::len);
+    let support: Vec<usize> = (0..n).filter(|&x| prior[x] > 0.0).collect();
+    let log_ratio = |a: f64, b: f64| {
+        if a == 0.0 {
+            f64::NEG_INFINITY
+        } else if b == 0.0 {
+            f64::INFINITY
+        } else {
+            (a / b).ln()
+        }
+    };
+    let (mut ldp, mut ident, mut lip, mut dp) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
+    for y in 0..m {
+        let lambda: f64 = (0..n).map(|x| prior[x] * q[x][y]).sum();
+        for a in 0..n {
+            if support.contains(&a) && lambda > 0.0 {
+                lip = lip
+                    .max(log_ratio(q[a][y], lambda))
+                    .max(log_ratio(lambda, q[a][y]));
+            }
+            for b in (0..n).filter(|&b| b != a) {
+                let r = log_ratio(q[a][y], q[b][y]);
+                ldp = ldp.max(r);
+                if let Some(d) = distances.filter(|d| d[a][b] > 0.0) {
+                    dp = dp.max(r / d[a][b]);
+                }
+                if support.contains(&a) && support.contains(&b) {
+                    ident = ident.max(log_ratio(prior[a] * q[a][y], prior[b] * q[b][y]));
+                }
+            }
+        }
+    }
+    let max_leak: f64 = (0..m)
+        .map(|y| support.iter().map(|&x| q[x][y]).fold(0.0, f64::max))
+        .sum::<f64>()
+        .ln()
+        .max(0.0);
+    let mut out = vec![
+        ("ldp", ldp),
+        ("lip", lip),
+        ("max-leakage", max_leak),
+        ("mutual-information", mutual_information(q, prior)),
+        ("identifiability", ident),
+    ];
+    if distances.is_some() {
+        out.push(("d-privacy", dp));
+    }
+    out
+}

@@ -44,6 +44,7 @@ fn case(prior: Vec<f64>, constraints: Vec<Constraint>, utility: Utility) -> Case
         objective_label: String::new(),
         constraints,
         utility,
+        distances: None,
     }
 }
 

@@ -149,6 +149,7 @@ impl fmt::Display for Tally {
             self.tried, self.certified
         )?;
         writeln!(f, "  privacy violations          {}", count("privacy"))?;
+        writeln!(f, "  leakage understated         {}", count("leakage"))?;
         writeln!(f, "  optimal beyond gap + slack  {}", count("optimal"))?;
         writeln!(f, "  bounds on the wrong side    {} (and {} beyond the channel's own value by rounding only)", count("bound"), self.bound_rounding)?;
         writeln!(
