@@ -144,8 +144,7 @@ fn check(case: &Case, t: &mut Tally) {
             if excess > SELF_BOUND_FAILURE {
                 t.fail("bound", case, text);
             } else if excess > SELF_BOUND_TOLERANCE {
-                t.bound_rounding += 1;
-                t.note("bound rounding", case, text);
+                t.bound_rounding(case, text);
             }
         }
     }
@@ -254,8 +253,7 @@ fn check_achievable(case: &Case, report: &mechsynth::Report, a: f64, t: &mut Tal
         if excess > SELF_BOUND_FAILURE {
             t.fail("bound", case, text);
         } else if excess > ACHIEVABLE_TOLERANCE {
-            t.bound_rounding += 1;
-            t.note("bound rounding", case, text);
+            t.bound_rounding(case, text);
         }
     }
     if let (true, Some(v)) = (report.status.is_optimal(), report.objective) {

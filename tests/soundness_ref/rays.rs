@@ -2,7 +2,8 @@
 //! under column-wise notions: the optimum over channels with any number of outputs is attained
 //! with every column on an extreme ray of the column cone (a concave minimand or convex maximand
 //! that is positively homogeneous), so it is the LP over ray weights
-//! `sum_r w_r v_r = 1, w >= 0`. The rays are found here by brute-force vertex enumeration of the
+//! `sum_r w_r v_r = 1, w >= 0` (with maximal leakage, each column also carries `t_y` and the
+//! weights share its budget). The rays are found here by brute-force vertex enumeration of the
 //! cone's slice `sum q = 1`: every choice of n - 1 active constraints.
 
 use super::lp::{repair, solve_with_point, Reference};
@@ -19,17 +20,32 @@ const FEASIBILITY_TOLERANCE: f64 = 1e-10;
 /// Two vertices closer than this (max norm) are the same.
 const DUPLICATE_TOLERANCE: f64 = 1e-9;
 
-/// The rows `a` of the cone `{q : a.q <= 0}` (non-negativity included), each scaled to largest
-/// coefficient 1, without duplicates; `None` when a constraint is not column-wise.
+/// The budget `B` of maximal leakage, when `case` has it: columns carry one more coordinate
+/// `t_y >= max_{x: p_x > 0} Q[x][y]`, and `sum_y t_y <= B` couples them (with `t_y <= 1`, a
+/// budget above n is the same as n). The smallest budget when there are several.
+pub fn leakage_budget(case: &Case) -> Option<f64> {
+    case.constraints
+        .iter()
+        .filter_map(|c| match c {
+            Constraint::MaxLeakage { epsilon, .. } => Some(epsilon.exp().min(case.n as f64)),
+            _ => None,
+        })
+        .reduce(f64::min)
+}
+
+/// The rows `a` of the cone `{z : a.z <= 0}` (non-negativity included) over columns
+/// `z = q` or, with maximal leakage, `z = (q, t)`; each scaled to largest coefficient 1, without
+/// duplicates; `None` under mutual-information privacy (it couples the columns non-linearly).
 pub fn cone_rows(case: &Case) -> Option<Vec<Vec<f64>>> {
     let n = case.n;
+    let d = n + usize::from(leakage_budget(case).is_some());
     let mut rows: Vec<Vec<f64>> = Vec::new();
     let unit = |x: usize, v: f64| {
-        let mut r = vec![0.0; n];
+        let mut r = vec![0.0; d];
         r[x] = v;
         r
     };
-    for x in 0..n {
+    for x in 0..d {
         rows.push(unit(x, -1.0));
     }
     for c in &case.constraints {
@@ -55,7 +71,14 @@ pub fn cone_rows(case: &Case) -> Option<Vec<Vec<f64>>> {
                     }
                 }
             }
-            _ => return None,
+            Constraint::MaxLeakage { support, .. } => {
+                for x in (0..n).filter(|&x| support[x]) {
+                    let mut r = unit(x, 1.0);
+                    r[n] = -1.0;
+                    rows.push(r);
+                }
+            }
+            Constraint::MutualInformation { .. } => return None,
         }
     }
     let mut out: Vec<Vec<f64>> = Vec::new();
@@ -104,7 +127,7 @@ fn solve_square(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
     Some(q)
 }
 
-/// The extreme rays of `{q : rows.q <= 0}`, normalized to `sum q = 1`; `None` past
+/// The extreme rays of `{z in R^n : rows.z <= 0}`, normalized to `sum z = 1`; `None` past
 /// [`SUBSET_LIMIT`].
 pub fn extreme_rays(n: usize, rows: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
     let k = n - 1;
@@ -146,22 +169,31 @@ pub fn extreme_rays(n: usize, rows: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
     Some(rays)
 }
 
-/// The ray-weight LP of `case` over `rays`: row sums 1, each ray's weight times its column
-/// value as the cost.
+/// The ray-weight LP of `case` over `rays`: row sums 1 (and the leakage budget on the `t`
+/// coordinates), each ray's weight times its column value as the cost. Replacing each column
+/// of a channel by its decomposition into rays keeps these rows and does not worsen a convex
+/// maximand or concave minimand that is positively homogeneous, so this LP is exact.
 pub fn ray_program(case: &Case, rays: &[Vec<f64>]) -> LinearProgram {
+    let n = case.n;
     let sign = if case.utility.maximize() { -1.0 } else { 1.0 };
     let mut lp = LinearProgram::new();
     let w: Vec<usize> = rays
         .iter()
         .map(|v| {
-            let g = column_value(&case.utility, &case.prior, v).unwrap_or(f64::NAN);
-            let top = v.iter().fold(0.0f64, |m, a| m.max(*a));
-            lp.add_var(sign * g, 0.0, 1.0 / top)
+            let g = column_value(&case.utility, &case.prior, &v[..n]).unwrap_or(f64::NAN);
+            // w q_x <= 1 (row sums) and w t <= n (t <= 1 per output, at most n outputs used).
+            let top = v[..n].iter().fold(0.0f64, |m, a| m.max(*a));
+            let t = v.get(n).map_or(0.0, |t| t / n as f64);
+            lp.add_var(sign * g, 0.0, 1.0 / top.max(t))
         })
         .collect();
-    for x in 0..case.n {
+    for x in 0..n {
         let terms = w.iter().zip(rays).map(|(&j, v)| (j, v[x])).collect();
         lp.add_constraint(terms, Sense::Eq, 1.0);
+    }
+    if let Some(budget) = leakage_budget(case) {
+        let terms = w.iter().zip(rays).map(|(&j, v)| (j, v[n])).collect();
+        lp.add_constraint(terms, Sense::Le, budget);
     }
     lp
 }
@@ -171,7 +203,7 @@ pub fn ray_program(case: &Case, rays: &[Vec<f64>]) -> LinearProgram {
 pub fn reference(case: &Case) -> Option<Reference> {
     column_value(&case.utility, &case.prior, &vec![1.0; case.n])?;
     let rows = cone_rows(case)?;
-    let rays = extreme_rays(case.n, &rows)?;
+    let rays = extreme_rays(rows[0].len(), &rows)?;
     if rays.is_empty() {
         return Some(Reference::Infeasible);
     }
@@ -179,8 +211,10 @@ pub fn reference(case: &Case) -> Option<Reference> {
     let Reference::Solved { value, bound, .. } = reference else {
         return Some(reference);
     };
-    // The channel of the ray weights: one output per ray of positive weight.
-    let used: Vec<usize> = (0..rays.len()).filter(|&r| w[r] > 0.0).collect();
+    // The channel of the ray weights: one output per ray of positive weight on the inputs.
+    let used: Vec<usize> = (0..rays.len())
+        .filter(|&r| w[r] > 0.0 && rays[r][..case.n].iter().any(|&v| v > 0.0))
+        .collect();
     let q: Vec<Vec<f64>> = (0..case.n)
         .map(|x| used.iter().map(|&r| w[r] * rays[r][x]).collect())
         .collect();

@@ -47,6 +47,8 @@ pub struct Tally {
     pub notes: Vec<String>,
     /// Anomalies by kind.
     pub note_counts: BTreeMap<String, u64>,
+    /// The last case counted in `bound_rounding` (a case counts once).
+    pub last_rounding_case: Option<u64>,
 }
 
 impl Tally {
@@ -95,6 +97,15 @@ impl Tally {
                 case.toml()
             ));
         }
+    }
+
+    /// Count a bound beyond the optimum by rounding only, once per case.
+    pub fn bound_rounding(&mut self, case: &Case, detail: String) {
+        if self.last_rounding_case != Some(case.index) {
+            self.last_rounding_case = Some(case.index);
+            self.bound_rounding += 1;
+        }
+        self.note("bound rounding", case, detail);
     }
 
     /// Count a reference that could not answer.
