@@ -9,6 +9,7 @@
 pub mod draw;
 pub mod draw_notion;
 pub mod draw_objective;
+pub mod judge;
 pub mod lp;
 pub mod privacy;
 pub mod rays;
