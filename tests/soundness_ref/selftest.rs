@@ -10,6 +10,11 @@ use std::path::Path;
 
 /// Accuracy expected of a reference optimum against a closed form.
 const CLOSED_FORM_TOLERANCE: f64 = 1e-7;
+/// Float noise allowed in an enumerated ray's coordinates and in a reference optimum against a
+/// grid point.
+const RAY_TOLERANCE: f64 = 1e-12;
+/// Float noise allowed when matching a ratio with `e^eps`.
+const RATIO_MATCH: f64 = 1e-9;
 /// Steps per axis of the binary grid search.
 const GRID_STEPS: usize = 400;
 /// How far the grid search may stay above the ray reference (its resolution).
@@ -107,10 +112,10 @@ fn enumerated_ldp_rays_are_the_staircase_patterns() {
             .fold((f64::MAX, 0.0f64), |(a, b), &v| (a.min(v), b.max(v)));
         assert!(
             r.iter()
-                .all(|&v| (v - lo).abs() < 1e-12 || (v - hi).abs() < 1e-12),
+                .all(|&v| (v - lo).abs() < RAY_TOLERANCE || (v - hi).abs() < RAY_TOLERANCE),
             "{r:?}"
         );
-        assert!((hi / lo - eps.exp()).abs() < 1e-9, "{r:?}");
+        assert!((hi / lo - eps.exp()).abs() < RATIO_MATCH, "{r:?}");
     }
 }
 
@@ -132,7 +137,8 @@ fn enumerated_lip_rays_have_all_but_one_coordinate_at_a_bound() {
         let inside = r
             .iter()
             .filter(|&&v| {
-                (v / lambda - eps.exp()).abs() > 1e-9 && (v / lambda - (-eps).exp()).abs() > 1e-9
+                (v / lambda - eps.exp()).abs() > RATIO_MATCH
+                    && (v / lambda - (-eps).exp()).abs() > RATIO_MATCH
             })
             .count();
         assert!(inside <= 1, "{r:?}");
@@ -162,7 +168,7 @@ fn ray_reference_agrees_with_a_grid_search_on_binary_channels() {
         }
     }
     assert!(
-        value <= best + 1e-12 && best - value < GRID_TOLERANCE,
+        value <= best + RAY_TOLERANCE && best - value < GRID_TOLERANCE,
         "rays {value}, grid {best}"
     );
 }
@@ -198,7 +204,7 @@ fn ray_reference_with_maximal_leakage_agrees_with_a_grid_search() {
         }
     }
     assert!(
-        value >= best - 1e-12 && value - best < COARSE_GRID_TOLERANCE,
+        value >= best - RAY_TOLERANCE && value - best < COARSE_GRID_TOLERANCE,
         "rays {value}, grid {best}"
     );
 }
