@@ -247,3 +247,65 @@ fn one_case() {
     check(&case, &mut t);
     println!("{t}\n{}\n{}", t.failures.join("\n"), t.notes.join("\n"));
 }
+
+/// A 3-symbol LDP problem with Hamming loss whose reference reading uses `reference_eps`.
+fn mismatched_case(spec_eps: f64, reference_eps: f64) -> Case {
+    use mechsynth::objective::{LossSpec, ObjectiveSpec};
+    use mechsynth::privacy::PrivacySpec;
+    use soundness_ref::{Constraint, Utility};
+    let n = 3;
+    let mut case = draw::case(SEED, 0);
+    case.spec.domain = mechsynth::problem::DomainSpec {
+        size: Some(n),
+        ..Default::default()
+    };
+    case.spec.privacy = vec![PrivacySpec::Ldp { epsilon: spec_eps }];
+    case.spec.objective = ObjectiveSpec::ExpectedLoss {
+        loss: LossSpec::Named("hamming".into()),
+    };
+    let pairs = (0..n)
+        .flat_map(|a| {
+            (0..n)
+                .filter(move |&b| b != a)
+                .map(move |b| (a, b, reference_eps))
+        })
+        .collect();
+    let cost = (0..n)
+        .map(|x| {
+            (0..n)
+                .map(|y| f64::from(u8::from(x != y)) / n as f64)
+                .collect()
+        })
+        .collect();
+    (case.n, case.prior, case.distances) = (n, vec![1.0 / n as f64; n], None);
+    (case.constraints, case.notion_labels) = (vec![Constraint::Ratios(pairs)], vec!["ldp".into()]);
+    case.utility = Utility::Linear {
+        cost,
+        maximize: false,
+    };
+    case
+}
+
+#[test]
+fn the_judgement_catches_a_looser_channel_and_a_worse_optimum() {
+    // mechsynth solves at eps = 1, the reference reads eps = 0.5: its channel is too leaky and
+    // beats the reference optimum.
+    let mut t = Tally::default();
+    check(&mismatched_case(1.0, 0.5), &mut t);
+    for kind in ["privacy", "beyond-reference"] {
+        assert!(
+            t.failure_counts.contains_key(kind),
+            "{kind} not caught:\n{t}"
+        );
+    }
+    // mechsynth solves at eps = 0.5, the reference reads eps = 1: its `optimal` channel and
+    // its bound are worse than a channel the reference shows feasible.
+    let mut t = Tally::default();
+    check(&mismatched_case(0.5, 1.0), &mut t);
+    for kind in ["optimal", "bound"] {
+        assert!(
+            t.failure_counts.contains_key(kind),
+            "{kind} not caught:\n{t}"
+        );
+    }
+}
