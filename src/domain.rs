@@ -1,6 +1,6 @@
 //! The finite input domain: symbols, optional numeric positions, and the prior.
 
-use crate::error::{show_list, ProblemError};
+use crate::error::{show_list, show_number, ProblemError};
 use crate::numeric::{PRIOR_SUM_TOLERANCE, RENORMALIZE_NOTE_THRESHOLD};
 use serde::Serialize;
 
@@ -94,7 +94,7 @@ impl Domain {
         {
             return Err(ProblemError::invalid(
                 format!("domain.values[{i}]"),
-                v,
+                show_number(*v),
                 format!(
                     "values must be finite numbers of magnitude at most {:e}; rescale the units",
                     crate::numeric::MAX_MAGNITUDE

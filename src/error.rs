@@ -122,15 +122,41 @@ pub fn nearest<'a>(value: &str, candidates: &[&'a str]) -> Option<&'a str> {
         .map(|(_, c)| c)
 }
 
+/// Magnitudes at or above this are shown in scientific notation in messages.
+const SCIENTIFIC_ABOVE: f64 = 1e15;
+/// Non-zero magnitudes below this are shown in scientific notation in messages.
+const SCIENTIFIC_BELOW: f64 = 1e-5;
+
+/// Format a number compactly for messages: the shortest round-trip decimal, in scientific
+/// notation (`1e300`, `2.5e-12`) when it is huge or tiny, so no value prints hundreds of digits.
+pub fn show_number(v: f64) -> String {
+    let a = v.abs();
+    if v.is_finite() && v != 0.0 && !(SCIENTIFIC_BELOW..SCIENTIFIC_ABOVE).contains(&a) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
 /// Format a list of numbers compactly for messages.
 pub fn show_list(values: &[f64]) -> String {
-    let parts: Vec<String> = values.iter().map(|v| format!("{v}")).collect();
+    let parts: Vec<String> = values.iter().map(|&v| show_number(v)).collect();
     format!("[{}]", parts.join(", "))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn huge_and_tiny_numbers_are_shown_compactly() {
+        assert_eq!(show_number(1e300), "1e300");
+        assert_eq!(show_number(-2.5e-12), "-2.5e-12");
+        assert_eq!(show_number(0.25), "0.25");
+        assert_eq!(show_number(0.0), "0");
+        assert_eq!(show_number(f64::INFINITY), "inf");
+        assert_eq!(show_list(&[1e200, 3.0]), "[1e200, 3]");
+    }
 
     #[test]
     fn nearest_suggests_close_names_only() {

@@ -457,6 +457,61 @@ fn input_mistakes_name_the_key_the_user_wrote() {
     }
 }
 
+/// Longest error message accepted for one out-of-range number (a full decimal of 1e300 is
+/// over 300 characters).
+const MAX_COMPACT_MESSAGE: usize = 250;
+
+#[test]
+fn out_of_range_numbers_are_printed_compactly_with_their_key() {
+    let dir = TempDir::new("compact");
+    let cases = [
+        (
+            "weight",
+            problem_text(
+                "values = [0, 1, 2]",
+                "notion = \"ldp\"\nepsilon = 1.0",
+                "kind = \"mmse-sum\"\nweight = 1e300",
+            ),
+            "objective.weight",
+            "1e300",
+        ),
+        (
+            "value",
+            problem_text(
+                "values = [0, 1, -1e250]",
+                "notion = \"ldp\"\nepsilon = 1.0",
+                "kind = \"co-location\"",
+            ),
+            "domain.values[2]",
+            "-1e250",
+        ),
+        (
+            "epsilon",
+            problem_text(
+                "size = 2",
+                "notion = \"ldp\"\nepsilon = 1e300",
+                "kind = \"co-location\"",
+            ),
+            "privacy[0].epsilon",
+            "1e300",
+        ),
+    ];
+    for (tag, text, key, shown) in cases {
+        let path = dir.write(&format!("{tag}.toml"), &text);
+        let (code, err) = exit_and_stderr(&["solve", path.to_str().unwrap()]);
+        assert_eq!(code, Some(2), "{tag}: {err}");
+        assert!(err.contains(key), "{tag}: expected `{key}` in: {err}");
+        assert!(err.contains(shown), "{tag}: expected `{shown}` in: {err}");
+        assert!(!err.contains("00000000"), "{tag}: a long decimal in: {err}");
+        let line = err.lines().find(|l| l.contains(key)).unwrap_or("");
+        assert!(
+            line.len() <= MAX_COMPACT_MESSAGE,
+            "{tag}: {} characters: {line}",
+            line.len()
+        );
+    }
+}
+
 #[test]
 fn output_path_that_is_a_directory_is_refused() {
     let dir = TempDir::new("outdir");

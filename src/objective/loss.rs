@@ -1,7 +1,7 @@
 //! Loss functions `L[x][y]` for the expected-loss objective.
 
 use crate::domain::Domain;
-use crate::error::{show_list, ProblemError};
+use crate::error::{show_list, show_number, ProblemError};
 use crate::numeric::DISTANCE_TOLERANCE;
 use serde::{Deserialize, Serialize};
 
@@ -90,7 +90,7 @@ impl LossSpec {
                     {
                         return Err(ProblemError::invalid(
                             format!("{mkey}[{i}][{j}]"),
-                            v,
+                            show_number(*v),
                             "losses must be finite, of magnitude at most 1e100 (rescale the units)",
                         ));
                     }

@@ -14,7 +14,7 @@ pub use loss::{LossSpec, LOSS_NAMES};
 
 use crate::channel::Channel;
 use crate::domain::{validate_prior, Domain};
-use crate::error::ProblemError;
+use crate::error::{show_number, ProblemError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -206,7 +206,7 @@ impl ObjectiveSpec {
                 if (w * spread).abs() > crate::numeric::MAX_MAGNITUDE {
                     return Err(ProblemError::invalid(
                         "objective.weight",
-                        w,
+                        show_number(w),
                         format!(
                             "weight times the largest value ({spread}) exceeds {:e}; rescale the units",
                             crate::numeric::MAX_MAGNITUDE
@@ -327,7 +327,7 @@ fn finite(key: &str, v: f64) -> Result<f64, ProblemError> {
     } else {
         Err(ProblemError::invalid(
             key,
-            v,
+            show_number(v),
             format!(
                 "must be a finite number of magnitude at most {:e} (rescale the units)",
                 crate::numeric::MAX_MAGNITUDE

@@ -6,7 +6,7 @@ use super::{
     MutualInformationPrivacy, PrivacyNotion,
 };
 use crate::domain::{normalize_prior, validate_prior, Domain};
-use crate::error::{show_list, ProblemError};
+use crate::error::{show_list, show_number, ProblemError};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -377,7 +377,7 @@ pub fn check_epsilon(key: &str, epsilon: f64) -> Result<f64, ProblemError> {
     if epsilon > MAX_EPSILON {
         return Err(ProblemError::invalid(
             key,
-            epsilon,
+            show_number(epsilon),
             format!("epsilon above {MAX_EPSILON} gives likelihood ratios beyond e^{MAX_EPSILON} (about 1e13), past what an LP solver resolves"),
         ));
     }
