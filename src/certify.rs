@@ -8,7 +8,7 @@ use crate::privacy::{Check, PrivacyNotion};
 use serde::Serialize;
 
 /// Bisection steps when searching the smallest repairing mixture weight.
-const REPAIR_BISECTION_STEPS: usize = 64;
+const REPAIR_BISECTION_STEPS: usize = 200;
 /// The first mixture weight tried: below it a mixture changes no entry of order one.
 const REPAIR_SMALLEST_WEIGHT: f64 = 1e-16;
 /// Factor between successive weights of the upward search.
@@ -130,7 +130,8 @@ pub fn repair_by_mixing(
     }
     // Repairs are typically of order 1e-12 to 1e-8: search upwards geometrically from the
     // smallest weight that changes anything, then bisect on a log scale. The weight found is
-    // within a factor 1 + REPAIR_RELATIVE_PRECISION of the smallest that certifies.
+    // within a factor 1 + REPAIR_RELATIVE_PRECISION of the smallest that certifies, and so is
+    // the weight left on the channel.
     let (mut lo, mut hi, mut best) = (0.0, 1.0, full);
     let mut t = REPAIR_SMALLEST_WEIGHT;
     while t < 1.0 {
@@ -144,10 +145,18 @@ pub fn repair_by_mixing(
         t *= REPAIR_GROWTH;
     }
     for _ in 0..REPAIR_BISECTION_STEPS {
-        if lo <= 0.0 || hi <= lo * (1.0 + REPAIR_RELATIVE_PRECISION) {
+        // Near 1 what matters is the weight 1 - t left on the channel: bisect it on a log scale
+        // there, and t itself below 1/2.
+        if lo <= 0.0 || hi - lo <= REPAIR_RELATIVE_PRECISION * lo.min(1.0 - hi) {
             break;
         }
-        let mid = (lo * hi).sqrt();
+        let mid = if hi <= 0.5 {
+            (lo * hi).sqrt()
+        } else if hi < 1.0 {
+            1.0 - ((1.0 - lo) * (1.0 - hi)).sqrt()
+        } else {
+            0.5 * (lo + hi)
+        };
         if mid <= lo || mid >= hi {
             break;
         }
@@ -160,4 +169,68 @@ pub fn repair_by_mixing(
         }
     }
     Some((hi, best))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::privacy::Ldp;
+
+    fn krr(n: usize, eps: f64) -> Channel {
+        let e = eps.exp();
+        let t = e + n as f64 - 1.0;
+        Channel::new(
+            (0..n)
+                .map(|x| {
+                    (0..n)
+                        .map(|y| if x == y { e / t } else { 1.0 / t })
+                        .collect()
+                })
+                .collect(),
+        )
+        .unwrap()
+    }
+
+    /// The smallest weight that makes `(1 - t) Q + t / n` eps-LDP for k-RR `Q` at `eps0`:
+    /// `((1 - t) p + t / n) = e^eps ((1 - t) q + t / n)`, solved for t.
+    fn exact_weight(n: usize, eps0: f64, eps: f64) -> f64 {
+        let t0 = eps0.exp() + n as f64 - 1.0;
+        let (p, q) = (eps0.exp() / t0, 1.0 / t0);
+        let e = eps.exp();
+        let u = 1.0 / n as f64;
+        // (1-t)(p - e q) = t u (e - 1)
+        (p - e * q) / (p - e * q + u * (e - 1.0))
+    }
+
+    #[test]
+    fn repair_weights_are_the_smallest_to_a_tenth_of_a_percent_at_both_ends() {
+        let n = 4;
+        let notions: Vec<Box<dyn PrivacyNotion>> = vec![Box::new(Ldp { epsilon: 1.0 })];
+        let uniform = vec![0.25; n];
+        // A tiny repair: k-RR just above eps.
+        let (t, mixed) = repair_by_mixing(&notions, &krr(n, 1.0 + 1e-7), &uniform).unwrap();
+        let exact = exact_weight(n, 1.0 + 1e-7, 1.0);
+        assert!(
+            t >= exact * (1.0 - 1e-9) && t <= exact * 1.002,
+            "{t} vs {exact}"
+        );
+        assert!(all_hold(&notions, &mixed));
+        // A repair near 1: the identity under eps = 1e-4, where the weight left on the channel
+        // (about 2.5e-5) is what matters.
+        let notions: Vec<Box<dyn PrivacyNotion>> = vec![Box::new(Ldp { epsilon: 1e-4 })];
+        let identity = Channel::new(
+            (0..n)
+                .map(|x| (0..n).map(|y| f64::from(u8::from(x == y))).collect())
+                .collect(),
+        )
+        .unwrap();
+        let (t, _) = repair_by_mixing(&notions, &identity, &uniform).unwrap();
+        let e: f64 = 1e-4f64.exp();
+        let left = (e - 1.0) / (n as f64 + e - 1.0);
+        assert!(
+            1.0 - t <= left * (1.0 + 1e-9) && 1.0 - t >= left * 0.998,
+            "{} vs {left}",
+            1.0 - t
+        );
+    }
 }

@@ -9,12 +9,12 @@ const OPTIMUM_ROUNDING: f64 = 4.0 * f64::EPSILON;
 
 /// eps = 0 BP-LIP forces `Q[x][y] = lambda_y(p)` for every input of the prior set's support, so
 /// every row equals the output distribution: the MMSE of `w X` is `w^2 Var X`, and `Var X = 2`
-/// for X uniform on 0..4. The rigorous lower bound must not exceed `2 w^2`. mechsynth's
-/// extreme-ray bound does, by 1.06e-11 (2e-12 relative), when the prior set has entries near
-/// 1e-6: the single ray comes out of double description slightly off the all-ones vector, and
-/// the dual bound is exact only for the enumerated rays.
+/// for X uniform on 0..4. The rigorous lower bound must not exceed `2 w^2`. It did, by 1.06e-11
+/// (2e-12 relative), when the prior set has entries near 1e-6: the single ray came out of double
+/// description slightly off the all-ones vector, and the dual bound is exact only for the
+/// enumerated rays. Rays are now snapped to the rows the notions tie.
 #[test]
-#[ignore = "known: the extreme-ray bound is 1.06e-11 above the true optimum (found by tests/soundness.rs, case 1199)"]
+
 fn bp_lip_at_zero_epsilon_bound_is_below_the_optimum() {
     let text = r#"
         [domain]
@@ -41,10 +41,10 @@ fn bp_lip_at_zero_epsilon_bound_is_below_the_optimum() {
 
 /// eps = 0 LIP (under its own prior, of full support) forces every row to equal the output
 /// distribution, so every feasible channel has mutual information 0: the rigorous upper bound
-/// must be at least 0. With maximal leakage added, the single ray comes out of double
-/// description slightly off, and mechsynth's bound is -1.07e-12.
+/// must be at least 0. With maximal leakage added, the single ray came out of double
+/// description slightly off, and the bound was -1.07e-12 (fixed as above).
 #[test]
-#[ignore = "known: the extreme-ray upper bound is 1.07e-12 below the true optimum 0 (found by tests/soundness.rs, case 870)"]
+
 fn lip_at_zero_epsilon_mutual_information_bound_is_not_below_zero() {
     let text = r#"
         [domain]

@@ -93,16 +93,24 @@ pub(crate) fn enumerate_cone(
     }
 }
 
-/// Make the coordinates of each tied group exactly equal in every ray (their average). Rows
-/// that the notions force equal (eps = 0) must have equal entries in every admissible column;
-/// double description computes such rays in floating point, a few ulps off, and a dual bound
-/// priced over slightly wrong rays is not rigorous.
+/// Make the coordinates of each tied group exactly equal in every ray (their average), for the
+/// groups that are tied column by column: rows that the notions force equal with a cone row in
+/// both directions (eps = 0 under LDP, LIP, bp-lip) have equal entries in every admissible
+/// column, and double description computes such rays a few ulps off, so a dual bound priced over
+/// them is not rigorous. A tie that only the row sums force (a zero budget in one direction of a
+/// privacy matrix) leaves the columns free, and its rays differ visibly in the group: such
+/// groups are left alone.
 fn snap_to_ties(mut rays: Vec<Vec<f64>>, groups: &[Vec<usize>]) -> Vec<Vec<f64>> {
-    if groups.is_empty() {
-        return rays;
-    }
-    for z in &mut rays {
-        for g in groups {
+    for g in groups {
+        let column_tied = rays.iter().all(|z| {
+            let hi = g.iter().map(|&x| z[x]).fold(f64::NEG_INFINITY, f64::max);
+            let lo = g.iter().map(|&x| z[x]).fold(f64::INFINITY, f64::min);
+            hi - lo <= TIE_SNAP_TOLERANCE * hi.abs()
+        });
+        if !column_tied {
+            continue;
+        }
+        for z in &mut rays {
             let mean = g.iter().map(|&x| z[x]).sum::<f64>() / g.len() as f64;
             for &x in g {
                 z[x] = mean;
@@ -111,6 +119,10 @@ fn snap_to_ties(mut rays: Vec<Vec<f64>>, groups: &[Vec<usize>]) -> Vec<Vec<f64>>
     }
     rays
 }
+
+/// Entries of a tied group that differ by at most this, relative, in every ray are rounding
+/// error of the double description.
+const TIE_SNAP_TOLERANCE: f64 = 1e-9;
 
 /// Solve by extreme rays when the notions allow it; `Ok(None)` when they do not (a notion
 /// without a column cone, or too many rays and no exact pricing).
