@@ -1,0 +1,363 @@
+//! Estimates from output counts: the input frequencies, range queries (sums of frequencies
+//! over an interval of symbols), and the mean and sum of the domain's values, each with a
+//! standard error and an interval.
+//!
+//! Every estimator implements [`Estimator`]. Linear ones (inversion, posterior mean) answer any
+//! linear query `w . pi` analytically; the others (projected inversion, EM) are bootstrapped:
+//! output counts are redrawn from the multinomial with the observed report frequencies, the
+//! estimator is rerun, and the standard deviation and percentile interval of the replicates
+//! are reported.
+
+mod em;
+mod inversion;
+mod posterior;
+mod projected;
+
+pub use em::{em, EmEstimator, EmResult, EM_MAX_ITERATIONS, EM_TOLERANCE};
+pub use inversion::Inversion;
+pub use posterior::PosteriorMean;
+pub use projected::ProjectedInversion;
+
+use super::stats::{multinomial, quantile, Interval};
+use super::{CollectError, Model};
+use rand::RngCore;
+use serde::{Deserialize, Serialize};
+
+/// Frequencies below this count as negative in the inversion warning (rounding noise aside).
+pub const NEGATIVE_FREQUENCY_TOLERANCE: f64 = 1e-12;
+
+/// How an estimate's interval was obtained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum IntervalKind {
+    /// Normal interval from the estimator's sampling variance under multinomial reports
+    /// (the report frequencies plugged in).
+    Analytic,
+    /// Normal credible interval from the posterior variance under the domain prior.
+    Posterior,
+    /// Percentile interval of a parametric bootstrap.
+    Bootstrap,
+}
+
+/// A linear estimate with its standard error, as an estimator computes it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LinearEstimate {
+    /// The estimate of `w . pi`.
+    pub value: f64,
+    /// Its standard error.
+    pub std_error: f64,
+    /// How the standard error is meant.
+    pub kind: IntervalKind,
+}
+
+/// One way of turning output counts into estimates.
+pub trait Estimator {
+    /// The estimator's name, as on the command line.
+    fn name(&self) -> &'static str;
+    /// The estimated input frequencies from the report frequencies `c` (summing to 1) of
+    /// `users` reports.
+    fn frequencies(&self, model: &Model, c: &[f64]) -> Result<Vec<f64>, CollectError>;
+    /// The estimate of the linear query `w . pi` with an analytic standard error, for
+    /// estimators that have one (`None`: bootstrap it).
+    fn linear(
+        &self,
+        _model: &Model,
+        _c: &[f64],
+        _users: f64,
+        _w: &[f64],
+    ) -> Option<Result<LinearEstimate, CollectError>> {
+        None
+    }
+}
+
+/// The estimators, by name (for files and the command line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum EstimatorSpec {
+    /// Unbiased inversion `(Q^T)^-1 c` (generalized inverse for non-square channels).
+    Inversion,
+    /// The inversion estimate projected onto the probability simplex.
+    Projected,
+    /// Maximum likelihood by EM (iterative Bayesian update).
+    Em,
+    /// The Bayesian posterior mean under the domain prior.
+    PosteriorMean,
+}
+
+impl EstimatorSpec {
+    /// Every estimator.
+    pub const ALL: [EstimatorSpec; 4] = [
+        EstimatorSpec::Inversion,
+        EstimatorSpec::Projected,
+        EstimatorSpec::Em,
+        EstimatorSpec::PosteriorMean,
+    ];
+
+    /// The estimator.
+    pub fn build(self) -> Box<dyn Estimator> {
+        match self {
+            EstimatorSpec::Inversion => Box::new(Inversion::default()),
+            EstimatorSpec::Projected => Box::new(ProjectedInversion::default()),
+            EstimatorSpec::Em => Box::new(EmEstimator::default()),
+            EstimatorSpec::PosteriorMean => Box::new(PosteriorMean),
+        }
+    }
+}
+
+/// What to estimate.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Query {
+    /// The frequency of every input symbol.
+    Frequencies,
+    /// The mean of the domain's values over users.
+    Mean,
+    /// The sum of the domain's values over users.
+    Sum,
+    /// The total frequency of the symbols `from..=to` (labels or indices, in domain order).
+    Range {
+        /// First symbol.
+        from: String,
+        /// Last symbol.
+        to: String,
+    },
+}
+
+impl Query {
+    /// Parse `frequencies`, `mean`, `sum` or `range:FROM..TO`.
+    pub fn parse(text: &str) -> Result<Query, CollectError> {
+        match text {
+            "frequencies" => Ok(Query::Frequencies),
+            "mean" => Ok(Query::Mean),
+            "sum" => Ok(Query::Sum),
+            _ => {
+                let range = text.strip_prefix("range:").and_then(|r| r.split_once(".."));
+                match range {
+                    Some((a, b)) => Ok(Query::Range {
+                        from: a.to_string(),
+                        to: b.to_string(),
+                    }),
+                    None => Err(CollectError::invalid(
+                        "--query",
+                        text,
+                        "expected `frequencies`, `mean`, `sum` or `range:FROM..TO`",
+                    )),
+                }
+            }
+        }
+    }
+
+    /// The linear queries it stands for: `(name, weights, scale by the number of users)`.
+    pub fn expand(&self, model: &Model) -> Result<Vec<(String, Vec<f64>, bool)>, CollectError> {
+        let n = model.inputs();
+        let labels = model.domain.labels();
+        Ok(match self {
+            Query::Frequencies => (0..n)
+                .map(|k| {
+                    let mut w = vec![0.0; n];
+                    w[k] = 1.0;
+                    (format!("frequency[{}]", labels[k]), w, false)
+                })
+                .collect(),
+            Query::Mean => vec![("mean".into(), model.values(), false)],
+            Query::Sum => vec![("sum".into(), model.values(), true)],
+            Query::Range { from, to } => {
+                let find = |s: &str| {
+                    model
+                        .domain
+                        .index_of(s)
+                        .or_else(|| s.parse::<usize>().ok().filter(|i| *i < n))
+                        .ok_or_else(|| {
+                            CollectError::invalid("--query", format!("range:{from}..{to}"), format!("`{s}` is not a symbol label or index"))
+                        })
+                };
+                let (a, b) = (find(from)?, find(to)?);
+                let (a, b) = (a.min(b), a.max(b));
+                let w = (0..n).map(|k| if (a..=b).contains(&k) { 1.0 } else { 0.0 }).collect();
+                vec![(format!("range[{}..{}]", labels[a], labels[b]), w, false)]
+            }
+        })
+    }
+}
+
+/// Options of [`estimate`].
+#[derive(Debug, Clone)]
+pub struct EstimateOptions {
+    /// Estimators to run.
+    pub estimators: Vec<EstimatorSpec>,
+    /// Queries to answer.
+    pub queries: Vec<Query>,
+    /// Confidence level of the intervals.
+    pub level: f64,
+    /// Bootstrap replicates for estimators without an analytic standard error.
+    pub bootstrap: usize,
+}
+
+/// Default bootstrap replicates.
+pub const DEFAULT_BOOTSTRAP: usize = 400;
+
+impl Default for EstimateOptions {
+    fn default() -> Self {
+        EstimateOptions {
+            estimators: vec![EstimatorSpec::Inversion],
+            queries: vec![Query::Frequencies],
+            level: 0.95,
+            bootstrap: DEFAULT_BOOTSTRAP,
+        }
+    }
+}
+
+/// One answered query.
+#[derive(Debug, Clone, Serialize)]
+pub struct QueryEstimate {
+    /// The estimator.
+    pub estimator: &'static str,
+    /// The quantity (`frequency[a]`, `range[a..c]`, `mean`, `sum`).
+    pub quantity: String,
+    /// Estimate, standard error and interval; `None` when it cannot be estimated.
+    pub estimate: Option<Interval>,
+    /// How the interval was obtained.
+    pub interval: Option<IntervalKind>,
+}
+
+/// Everything [`estimate`] found.
+#[derive(Debug, Clone, Serialize)]
+pub struct EstimateReport {
+    /// Number of reports.
+    pub users: u64,
+    /// Reports per output.
+    pub counts: Vec<u64>,
+    /// Output labels.
+    pub output_labels: Vec<String>,
+    /// Confidence level.
+    pub level: f64,
+    /// The answers.
+    pub estimates: Vec<QueryEstimate>,
+    /// Negative inversion frequencies, singular channels, impossible reports...
+    pub warnings: Vec<String>,
+}
+
+/// Estimate every query with every estimator from output counts.
+pub fn estimate(
+    model: &Model,
+    counts: &[u64],
+    options: &EstimateOptions,
+    rng: &mut dyn RngCore,
+) -> Result<EstimateReport, CollectError> {
+    if counts.len() != model.outputs() {
+        return Err(CollectError::invalid("counts", counts.len(), format!("expected one count per output ({})", model.outputs())));
+    }
+    let users: u64 = counts.iter().sum();
+    if users == 0 {
+        return Err(CollectError::invalid("counts", 0, "there are no reports"));
+    }
+    if !(options.level > 0.0 && options.level < 1.0) {
+        return Err(CollectError::invalid("--level", options.level, "must be in (0, 1)"));
+    }
+    let mut warnings = Vec::new();
+    let impossible: Vec<&str> = (0..model.outputs())
+        .filter(|&y| counts[y] > 0 && model.channel.column(y).iter().all(|q| *q == 0.0))
+        .map(|y| model.output_labels[y].as_str())
+        .collect();
+    if !impossible.is_empty() {
+        return Err(CollectError::invalid("counts", impossible.join(", "), "the channel never produces these outputs"));
+    }
+    let n = users as f64;
+    let c: Vec<f64> = counts.iter().map(|&k| k as f64 / n).collect();
+    let mut queries = Vec::new();
+    for q in &options.queries {
+        queries.extend(q.expand(model)?);
+    }
+    let mut estimates = Vec::new();
+    for spec in &options.estimators {
+        let est = spec.build();
+        let point = est.frequencies(model, &c);
+        match (&point, spec) {
+            (Ok(pi), EstimatorSpec::Inversion) => {
+                let negative: Vec<&str> = (0..pi.len())
+                    .filter(|&k| pi[k] < -NEGATIVE_FREQUENCY_TOLERANCE)
+                    .map(|k| model.domain.labels()[k].as_str())
+                    .collect();
+                if !negative.is_empty() {
+                    warnings.push(format!("the inversion estimate gives negative frequencies for {}; `projected` and `em` give a distribution", negative.join(", ")));
+                }
+            }
+            (Err(e), _) => warnings.push(format!("{}: {e}", est.name())),
+            _ => {}
+        }
+        let mut replicates: Option<Vec<Vec<f64>>> = None;
+        for (name, w, scaled) in &queries {
+            let scale = if *scaled { n } else { 1.0 };
+            let (estimate, kind) = match est.linear(model, &c, n, w) {
+                Some(Ok(l)) => (
+                    Some(Interval::normal(l.value * scale, l.std_error * scale, options.level)),
+                    Some(l.kind),
+                ),
+                Some(Err(e)) => {
+                    warnings.push(format!("{} {name}: {e}", est.name()));
+                    (None, None)
+                }
+                None => match &point {
+                    Ok(pi) => {
+                        let reps = replicates.get_or_insert_with(|| bootstrap(est.as_ref(), model, &c, users, options.bootstrap, rng));
+                        let value = dot(pi, w) * scale;
+                        let samples: Vec<f64> = reps.iter().map(|r| dot(r, w) * scale).collect();
+                        (Some(bootstrap_interval(value, &samples, options.level)), Some(IntervalKind::Bootstrap))
+                    }
+                    Err(_) => (None, None),
+                },
+            };
+            estimates.push(QueryEstimate {
+                estimator: est.name(),
+                quantity: name.clone(),
+                estimate,
+                interval: kind,
+            });
+        }
+    }
+    Ok(EstimateReport {
+        users,
+        counts: counts.to_vec(),
+        output_labels: model.output_labels.clone(),
+        level: options.level,
+        estimates,
+        warnings,
+    })
+}
+
+/// `sum_i a_i b_i`.
+pub fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Frequencies re-estimated on `replicates` parametric bootstrap samples of the counts.
+pub fn bootstrap(
+    est: &dyn Estimator,
+    model: &Model,
+    c: &[f64],
+    users: u64,
+    replicates: usize,
+    rng: &mut dyn RngCore,
+) -> Vec<Vec<f64>> {
+    (0..replicates)
+        .filter_map(|_| {
+            let counts = multinomial(users, c, rng);
+            let cb: Vec<f64> = counts.iter().map(|&k| k as f64 / users as f64).collect();
+            est.frequencies(model, &cb).ok()
+        })
+        .collect()
+}
+
+/// The point estimate with the bootstrap standard deviation and percentile interval.
+pub fn bootstrap_interval(value: f64, samples: &[f64], level: f64) -> Interval {
+    if samples.len() < 2 {
+        return Interval { value, std_error: f64::NAN, low: f64::NAN, high: f64::NAN };
+    }
+    let (_, var) = super::stats::mean_var(samples);
+    Interval {
+        value,
+        std_error: var.sqrt(),
+        low: quantile(samples, (1.0 - level) / 2.0),
+        high: quantile(samples, (1.0 + level) / 2.0),
+    }
+}

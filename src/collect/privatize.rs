@@ -1,0 +1,248 @@
+//! Streaming privatization of records: each record's value is looked up in the input domain
+//! and replaced by the label of an output drawn from its row of the channel. Memory does not
+//! grow with the number of records.
+
+use super::sampler::ChannelSampler;
+use super::{CollectError, Model};
+use rand::RngCore;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
+
+/// Two numeric values closer than this (relative to the larger magnitude, at least 1) name the
+/// same domain value when records are matched by value.
+pub const VALUE_MATCH_TOLERANCE: f64 = 1e-9;
+
+/// How records are laid out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum RecordFormat {
+    /// One value per line (surrounding whitespace ignored).
+    Lines,
+    /// A CSV file with a header; the named column is privatized, the others are copied.
+    Csv {
+        /// The column's header name.
+        column: String,
+    },
+}
+
+/// How a record names its domain symbol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum MatchBy {
+    /// By the symbol's label, exactly.
+    #[default]
+    Label,
+    /// By numeric value (within [`VALUE_MATCH_TOLERANCE`]); labels also match.
+    Value,
+    /// By the symbol's 0-based index.
+    Index,
+}
+
+/// Maps a record's text to its domain index.
+#[derive(Debug, Clone)]
+pub struct SymbolLookup {
+    by_label: HashMap<Vec<u8>, usize>,
+    values: Vec<f64>,
+    by: MatchBy,
+}
+
+impl SymbolLookup {
+    /// A lookup over the domain of `model`.
+    pub fn new(model: &Model, by: MatchBy) -> Self {
+        let by_label = match by {
+            MatchBy::Index => (0..model.inputs())
+                .map(|i| (i.to_string().into_bytes(), i))
+                .collect(),
+            _ => model
+                .domain
+                .labels()
+                .iter()
+                .enumerate()
+                .map(|(i, l)| (l.as_bytes().to_vec(), i))
+                .collect(),
+        };
+        SymbolLookup {
+            by_label,
+            values: model.values(),
+            by,
+        }
+    }
+
+    /// The domain index of `text` (already trimmed), or `None`.
+    pub fn find(&self, text: &[u8]) -> Option<usize> {
+        if let Some(&i) = self.by_label.get(text) {
+            return Some(i);
+        }
+        if self.by != MatchBy::Value {
+            return None;
+        }
+        let v: f64 = std::str::from_utf8(text).ok()?.trim().parse().ok()?;
+        self.values
+            .iter()
+            .position(|w| (w - v).abs() <= VALUE_MATCH_TOLERANCE * w.abs().max(v.abs()).max(1.0))
+    }
+}
+
+/// What a privatization run did.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct PrivatizeSummary {
+    /// Records read.
+    pub records: u64,
+    /// How many records had each input symbol.
+    pub input_counts: Vec<u64>,
+}
+
+fn trim(bytes: &[u8]) -> &[u8] {
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(bytes.len());
+    let end = bytes.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(start, |e| e + 1);
+    &bytes[start..end]
+}
+
+fn outside(line: u64, text: &[u8], model: &Model) -> CollectError {
+    let shown: Vec<&str> = model.domain.labels().iter().take(8).map(String::as_str).collect();
+    let more = if model.inputs() > 8 { ", ..." } else { "" };
+    CollectError::Record {
+        line,
+        what: "value",
+        value: String::from_utf8_lossy(text).into_owned(),
+        reason: format!("not in the domain ({}{more})", shown.join(", ")),
+    }
+}
+
+fn io(action: &'static str, source: std::io::Error) -> CollectError {
+    CollectError::Io {
+        action,
+        path: "-".into(),
+        source,
+    }
+}
+
+/// Read every record from `input`, and, when `output` is given, write its privatized form
+/// there (CSV: every column copied, the privatized one replaced by an output label; lines: one
+/// output label per line). With `output = None` the records are only checked, which lets a
+/// caller refuse a bad file before writing anything.
+pub fn privatize<R: BufRead, W: Write>(
+    input: R,
+    output: Option<W>,
+    model: &Model,
+    format: &RecordFormat,
+    by: MatchBy,
+    rng: &mut dyn RngCore,
+) -> Result<PrivatizeSummary, CollectError> {
+    let lookup = SymbolLookup::new(model, by);
+    let sampler = ChannelSampler::new(&model.channel)?;
+    let mut summary = PrivatizeSummary {
+        records: 0,
+        input_counts: vec![0; model.inputs()],
+    };
+    match format {
+        RecordFormat::Lines => {
+            lines(input, output, model, &lookup, &sampler, rng, &mut summary)?
+        }
+        RecordFormat::Csv { column } => csv_records(
+            input, output, model, column, &lookup, &sampler, rng, &mut summary,
+        )?,
+    }
+    Ok(summary)
+}
+
+fn lines<R: BufRead, W: Write>(
+    mut input: R,
+    mut output: Option<W>,
+    model: &Model,
+    lookup: &SymbolLookup,
+    sampler: &ChannelSampler,
+    rng: &mut dyn RngCore,
+    summary: &mut PrivatizeSummary,
+) -> Result<(), CollectError> {
+    let labels: Vec<Vec<u8>> = model
+        .output_labels
+        .iter()
+        .map(|l| {
+            let mut b = l.as_bytes().to_vec();
+            b.push(b'\n');
+            b
+        })
+        .collect();
+    let mut buf = Vec::with_capacity(256);
+    let mut line = 0u64;
+    loop {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf).map_err(|e| io("cannot read", e))? == 0 {
+            break;
+        }
+        line += 1;
+        let text = trim(&buf);
+        let x = lookup.find(text).ok_or_else(|| outside(line, text, model))?;
+        summary.records += 1;
+        summary.input_counts[x] += 1;
+        if let Some(out) = output.as_mut() {
+            let y = sampler.sample(x, rng);
+            out.write_all(&labels[y]).map_err(|e| io("cannot write", e))?;
+        }
+    }
+    if let Some(out) = output.as_mut() {
+        out.flush().map_err(|e| io("cannot write", e))?;
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn csv_records<R: BufRead, W: Write>(
+    input: R,
+    output: Option<W>,
+    model: &Model,
+    column: &str,
+    lookup: &SymbolLookup,
+    sampler: &ChannelSampler,
+    rng: &mut dyn RngCore,
+    summary: &mut PrivatizeSummary,
+) -> Result<(), CollectError> {
+    let csv_error = |e: csv::Error| {
+        let line = e.position().map_or(0, |p| p.line());
+        CollectError::Record {
+            line,
+            what: "CSV record",
+            value: String::new(),
+            reason: e.to_string(),
+        }
+    };
+    let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(input);
+    let header = reader.byte_headers().map_err(csv_error)?.clone();
+    let col = header
+        .iter()
+        .position(|h| trim(h) == column.as_bytes())
+        .ok_or_else(|| {
+            let names: Vec<String> = header.iter().map(|h| String::from_utf8_lossy(h).into_owned()).collect();
+            CollectError::invalid(
+                "--column",
+                column,
+                format!("no such column in the header ({})", names.join(", ")),
+            )
+        })?;
+    let mut writer = output.map(|w| csv::WriterBuilder::new().from_writer(w));
+    if let Some(w) = writer.as_mut() {
+        w.write_byte_record(&header).map_err(|e| io("cannot write", e.into()))?;
+    }
+    let mut record = csv::ByteRecord::new();
+    let mut fields: Vec<Vec<u8>> = Vec::new();
+    while reader.read_byte_record(&mut record).map_err(csv_error)? {
+        let line = record.position().map_or(0, |p| p.line());
+        let text = record.get(col).map(trim).unwrap_or(b"");
+        let x = lookup.find(text).ok_or_else(|| outside(line, text, model))?;
+        summary.records += 1;
+        summary.input_counts[x] += 1;
+        if let Some(w) = writer.as_mut() {
+            let y = sampler.sample(x, rng);
+            fields.clear();
+            fields.extend(record.iter().map(<[u8]>::to_vec));
+            fields[col] = model.output_labels[y].as_bytes().to_vec();
+            w.write_record(&fields).map_err(|e| io("cannot write", e.into()))?;
+        }
+    }
+    if let Some(w) = writer.as_mut() {
+        w.flush().map_err(|e| io("cannot write", e))?;
+    }
+    Ok(())
+}
