@@ -3,7 +3,9 @@
 //! grow with the number of records.
 
 use super::sampler::ChannelSampler;
+use super::baseline::oracle::FrequencyOracle;
 use super::{CollectError, Model};
+use crate::domain::Domain;
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -48,14 +50,13 @@ pub struct SymbolLookup {
 }
 
 impl SymbolLookup {
-    /// A lookup over the domain of `model`.
-    pub fn new(model: &Model, by: MatchBy) -> Self {
+    /// A lookup over `domain`.
+    pub fn new(domain: &Domain, by: MatchBy) -> Self {
         let by_label = match by {
-            MatchBy::Index => (0..model.inputs())
+            MatchBy::Index => (0..domain.size())
                 .map(|i| (i.to_string().into_bytes(), i))
                 .collect(),
-            _ => model
-                .domain
+            _ => domain
                 .labels()
                 .iter()
                 .enumerate()
@@ -64,7 +65,7 @@ impl SymbolLookup {
         };
         SymbolLookup {
             by_label,
-            values: model.values(),
+            values: domain.numeric_values(),
             by,
         }
     }
@@ -99,9 +100,9 @@ fn trim(bytes: &[u8]) -> &[u8] {
     &bytes[start..end]
 }
 
-fn outside(line: u64, text: &[u8], model: &Model) -> CollectError {
-    let shown: Vec<&str> = model.domain.labels().iter().take(8).map(String::as_str).collect();
-    let more = if model.inputs() > 8 { ", ..." } else { "" };
+fn outside(line: u64, text: &[u8], domain: &Domain) -> CollectError {
+    let shown: Vec<&str> = domain.labels().iter().take(8).map(String::as_str).collect();
+    let more = if domain.size() > 8 { ", ..." } else { "" };
     CollectError::Record {
         line,
         what: "value",
@@ -130,19 +131,50 @@ pub fn privatize<R: BufRead, W: Write>(
     by: MatchBy,
     rng: &mut dyn RngCore,
 ) -> Result<PrivatizeSummary, CollectError> {
-    let lookup = SymbolLookup::new(model, by);
     let sampler = ChannelSampler::new(&model.channel)?;
+    let labels: Vec<&[u8]> = model.output_labels.iter().map(|l| l.as_bytes()).collect();
+    let mut emit = |x: usize, out: &mut Vec<u8>| {
+        out.extend_from_slice(labels[sampler.sample(x, rng)]);
+    };
+    privatize_with(input, output, &model.domain, format, by, &mut emit)
+}
+
+/// As [`privatize`], through a frequency oracle (reports in the oracle's wire form).
+pub fn privatize_oracle<R: BufRead, W: Write>(
+    input: R,
+    output: Option<W>,
+    oracle: &FrequencyOracle,
+    domain: &Domain,
+    format: &RecordFormat,
+    by: MatchBy,
+    rng: &mut dyn RngCore,
+) -> Result<PrivatizeSummary, CollectError> {
+    let mut emit = |x: usize, out: &mut Vec<u8>| {
+        let report = oracle.randomize(x, rng);
+        out.extend_from_slice(oracle.format(&report).as_bytes());
+    };
+    privatize_with(input, output, domain, format, by, &mut emit)
+}
+
+/// Privatize with `emit(x, buffer)` appending the report of input `x` to the buffer.
+pub fn privatize_with<R: BufRead, W: Write>(
+    input: R,
+    output: Option<W>,
+    domain: &Domain,
+    format: &RecordFormat,
+    by: MatchBy,
+    emit: &mut dyn FnMut(usize, &mut Vec<u8>),
+) -> Result<PrivatizeSummary, CollectError> {
+    let lookup = SymbolLookup::new(domain, by);
     let mut summary = PrivatizeSummary {
         records: 0,
-        input_counts: vec![0; model.inputs()],
+        input_counts: vec![0; domain.size()],
     };
     match format {
-        RecordFormat::Lines => {
-            lines(input, output, model, &lookup, &sampler, rng, &mut summary)?
+        RecordFormat::Lines => lines(input, output, domain, &lookup, emit, &mut summary)?,
+        RecordFormat::Csv { column } => {
+            csv_records(input, output, domain, column, &lookup, emit, &mut summary)?
         }
-        RecordFormat::Csv { column } => csv_records(
-            input, output, model, column, &lookup, &sampler, rng, &mut summary,
-        )?,
     }
     Ok(summary)
 }
@@ -150,22 +182,13 @@ pub fn privatize<R: BufRead, W: Write>(
 fn lines<R: BufRead, W: Write>(
     mut input: R,
     mut output: Option<W>,
-    model: &Model,
+    domain: &Domain,
     lookup: &SymbolLookup,
-    sampler: &ChannelSampler,
-    rng: &mut dyn RngCore,
+    emit: &mut dyn FnMut(usize, &mut Vec<u8>),
     summary: &mut PrivatizeSummary,
 ) -> Result<(), CollectError> {
-    let labels: Vec<Vec<u8>> = model
-        .output_labels
-        .iter()
-        .map(|l| {
-            let mut b = l.as_bytes().to_vec();
-            b.push(b'\n');
-            b
-        })
-        .collect();
     let mut buf = Vec::with_capacity(256);
+    let mut out_buf = Vec::with_capacity(256);
     let mut line = 0u64;
     loop {
         buf.clear();
@@ -174,12 +197,14 @@ fn lines<R: BufRead, W: Write>(
         }
         line += 1;
         let text = trim(&buf);
-        let x = lookup.find(text).ok_or_else(|| outside(line, text, model))?;
+        let x = lookup.find(text).ok_or_else(|| outside(line, text, domain))?;
         summary.records += 1;
         summary.input_counts[x] += 1;
         if let Some(out) = output.as_mut() {
-            let y = sampler.sample(x, rng);
-            out.write_all(&labels[y]).map_err(|e| io("cannot write", e))?;
+            out_buf.clear();
+            emit(x, &mut out_buf);
+            out_buf.push(b'\n');
+            out.write_all(&out_buf).map_err(|e| io("cannot write", e))?;
         }
     }
     if let Some(out) = output.as_mut() {
@@ -188,15 +213,13 @@ fn lines<R: BufRead, W: Write>(
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
 fn csv_records<R: BufRead, W: Write>(
     input: R,
     output: Option<W>,
-    model: &Model,
+    domain: &Domain,
     column: &str,
     lookup: &SymbolLookup,
-    sampler: &ChannelSampler,
-    rng: &mut dyn RngCore,
+    emit: &mut dyn FnMut(usize, &mut Vec<u8>),
     summary: &mut PrivatizeSummary,
 ) -> Result<(), CollectError> {
     let csv_error = |e: csv::Error| {
@@ -230,14 +253,14 @@ fn csv_records<R: BufRead, W: Write>(
     while reader.read_byte_record(&mut record).map_err(csv_error)? {
         let line = record.position().map_or(0, |p| p.line());
         let text = record.get(col).map(trim).unwrap_or(b"");
-        let x = lookup.find(text).ok_or_else(|| outside(line, text, model))?;
+        let x = lookup.find(text).ok_or_else(|| outside(line, text, domain))?;
         summary.records += 1;
         summary.input_counts[x] += 1;
         if let Some(w) = writer.as_mut() {
-            let y = sampler.sample(x, rng);
             fields.clear();
             fields.extend(record.iter().map(<[u8]>::to_vec));
-            fields[col] = model.output_labels[y].as_bytes().to_vec();
+            fields[col].clear();
+            emit(x, &mut fields[col]);
             w.write_record(&fields).map_err(|e| io("cannot write", e.into()))?;
         }
     }

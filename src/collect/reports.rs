@@ -122,3 +122,49 @@ pub fn read_counts<R: BufRead>(input: R, model: &Model) -> Result<Vec<u64>, Coll
     }
     Ok(counts)
 }
+
+/// Read oracle reports (one per line, in the oracle's wire form, or a CSV column of them):
+/// the support count of every symbol and the number of reports.
+pub fn count_oracle_reports<R: BufRead>(
+    mut input: R,
+    oracle: &super::baseline::oracle::FrequencyOracle,
+    format: &RecordFormat,
+) -> Result<(Vec<u64>, u64), CollectError> {
+    let mut support = vec![0u64; oracle.n];
+    let mut users = 0u64;
+    let mut add = |text: &[u8], line: u64| -> Result<(), CollectError> {
+        let text = String::from_utf8_lossy(text.trim_ascii());
+        let report = oracle.parse(&text, line)?;
+        oracle.add_support(&report, &mut support);
+        users += 1;
+        Ok(())
+    };
+    match format {
+        RecordFormat::Lines => {
+            let mut buf = Vec::new();
+            let mut line = 0u64;
+            loop {
+                buf.clear();
+                if input.read_until(b'\n', &mut buf).map_err(io)? == 0 {
+                    break;
+                }
+                line += 1;
+                add(&buf, line)?;
+            }
+        }
+        RecordFormat::Csv { column } => {
+            let mut reader = csv::ReaderBuilder::new().from_reader(input);
+            let header = reader.byte_headers().map_err(|e| csv_error(&e))?.clone();
+            let col = header
+                .iter()
+                .position(|h| h.trim_ascii() == column.as_bytes())
+                .ok_or_else(|| CollectError::invalid("--column", column, "no such column in the header"))?;
+            let mut record = csv::ByteRecord::new();
+            while reader.read_byte_record(&mut record).map_err(|e| csv_error(&e))? {
+                let line = record.position().map_or(0, |p| p.line());
+                add(record.get(col).unwrap_or(b""), line)?;
+            }
+        }
+    }
+    Ok((support, users))
+}

@@ -9,6 +9,10 @@
 
 mod audit;
 mod common;
+mod estimate;
+mod input;
+mod mechanism;
+mod privatize;
 mod solve;
 mod verify;
 
@@ -37,6 +41,11 @@ enum Command {
     /// Check published mechanisms against a problem (feasible? optimal? as claimed?), over a
     /// grid with --sweep, or the relations between notions with --theorems.
     Verify(verify::VerifyArgs),
+    /// Randomize records (one value per line, or a CSV column) through a channel, a baseline
+    /// or a frequency oracle.
+    Privatize(privatize::PrivatizeArgs),
+    /// Estimate frequencies, ranges, means and sums, with intervals, from reports or counts.
+    Estimate(estimate::EstimateArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,5 +65,7 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Solve(args) => solve::run(args),
         Command::Audit(args) => audit::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Privatize(args) => privatize::run(args),
+        Command::Estimate(args) => estimate::run(args),
     }
 }

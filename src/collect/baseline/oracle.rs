@@ -193,3 +193,55 @@ impl FrequencyOracle {
         q * (1.0 - q) / (users * (p - q).powi(2)) + f * (1.0 - p - q) / (users * (p - q))
     }
 }
+
+/// Answer `queries` from the support counts of `users` oracle reports over `domain`: the
+/// unbiased estimates with their analytic standard errors (the estimated frequencies,
+/// clipped to [0, 1], plugged into the variance).
+pub fn oracle_estimates(
+    oracle: &FrequencyOracle,
+    domain: &crate::domain::Domain,
+    support: &[u64],
+    users: u64,
+    queries: &[crate::collect::estimate::Query],
+    level: f64,
+) -> Result<Vec<crate::collect::estimate::QueryEstimate>, CollectError> {
+    use crate::collect::estimate::{IntervalKind, QueryEstimate};
+    use crate::collect::stats::Interval;
+    if users == 0 {
+        return Err(CollectError::invalid("reports", 0, "there are no reports"));
+    }
+    let n = users as f64;
+    let f = oracle.estimate(support, users);
+    let var: Vec<f64> = f.iter().map(|v| oracle.variance(v.clamp(0.0, 1.0), n)).collect();
+    let model = crate::collect::Model::new(
+        crate::channel::Channel::new(vec![vec![1.0]; domain.size()])?,
+        domain.clone(),
+        String::new(),
+    )?;
+    let mut out = Vec::new();
+    for q in queries {
+        for (name, w, scaled) in q.expand(&model)? {
+            let scale = if scaled { n } else { 1.0 };
+            let value: f64 = w.iter().zip(&f).map(|(a, b)| a * b).sum();
+            let v: f64 = w.iter().zip(&var).map(|(a, b)| a * a * b).sum();
+            out.push(QueryEstimate {
+                estimator: oracle.name(),
+                quantity: name,
+                estimate: Some(Interval::normal(value * scale, v.sqrt() * scale, level)),
+                interval: Some(IntervalKind::Analytic),
+            });
+        }
+    }
+    Ok(out)
+}
+
+impl FrequencyOracle {
+    /// The oracle's name.
+    pub fn name(&self) -> &'static str {
+        match self.spec {
+            OracleSpec::Sue => "sue",
+            OracleSpec::Oue => "oue",
+            OracleSpec::Olh => "olh",
+        }
+    }
+}
