@@ -12,9 +12,11 @@ pub mod baseline;
 pub mod estimate;
 mod model;
 
+pub mod plan;
 pub mod privatize;
 pub mod reports;
 pub mod sampler;
+pub mod simulate;
 
 pub mod stats;
 

@@ -109,6 +109,11 @@ pub fn multinomial_into(total: u64, p: &[f64], rng: &mut dyn RngCore, out: &mut 
     }
 }
 
+/// One binomial draw `Bin(n, p)` (`p` clamped to [0, 1]).
+pub fn binomial(n: u64, p: f64, rng: &mut dyn RngCore) -> u64 {
+    Binomial::new(n, p.clamp(0.0, 1.0)).map_or(0, |b| b.sample(rng))
+}
+
 /// The Euclidean projection of `v` onto the probability simplex (sort-based, exact).
 pub fn project_to_simplex(v: &[f64]) -> Vec<f64> {
     let mut u = v.to_vec();

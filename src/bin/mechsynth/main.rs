@@ -12,7 +12,9 @@ mod common;
 mod estimate;
 mod input;
 mod mechanism;
+mod plan;
 mod privatize;
+mod simulate;
 mod solve;
 mod verify;
 
@@ -46,6 +48,12 @@ enum Command {
     Privatize(privatize::PrivatizeArgs),
     /// Estimate frequencies, ranges, means and sums, with intervals, from reports or counts.
     Estimate(estimate::EstimateArgs),
+    /// Monte Carlo of N users through a channel and the estimators: empirical errors beside
+    /// the analytic values.
+    Simulate(simulate::SimulateArgs),
+    /// Users needed for a target RMSE, or the smallest epsilon for a number of users, for a
+    /// channel and the baselines.
+    Plan(plan::PlanArgs),
 }
 
 fn main() -> ExitCode {
@@ -67,5 +75,7 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Verify(args) => verify::run(args),
         Command::Privatize(args) => privatize::run(args),
         Command::Estimate(args) => estimate::run(args),
+        Command::Simulate(args) => simulate::run(args),
+        Command::Plan(args) => plan::run(args),
     }
 }

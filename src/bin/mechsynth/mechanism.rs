@@ -70,7 +70,7 @@ fn load_domain(path: &Path) -> Result<Domain> {
 }
 
 impl MechanismArgs {
-    fn baseline_domain(&self) -> Result<Domain> {
+    pub fn baseline_domain(&self) -> Result<Domain> {
         match (&self.domain, self.size) {
             (Some(path), _) => load_domain(path),
             (None, Some(n)) => Ok(Domain::sized(n)?),
@@ -112,15 +112,5 @@ impl MechanismArgs {
         bail!(UsageError(
             "name a mechanism: --channel FILE, --baseline NAME or --oracle NAME".into()
         ))
-    }
-
-    /// Load, requiring a channel (not an oracle).
-    pub fn load_channel(&self, what: &str) -> Result<Model> {
-        match self.load()? {
-            Mechanism::Channel(m) => Ok(m),
-            Mechanism::Oracle(..) => bail!(UsageError(format!(
-                "invalid `--oracle`: {what} needs a channel matrix"
-            ))),
-        }
     }
 }

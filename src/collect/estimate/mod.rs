@@ -15,7 +15,7 @@ mod projected;
 
 pub use em::{em, EmEstimator, EmResult, EM_MAX_ITERATIONS, EM_TOLERANCE};
 pub use inversion::Inversion;
-pub use posterior::PosteriorMean;
+pub use posterior::{posterior_moments, PosteriorMean};
 pub use projected::ProjectedInversion;
 
 use super::stats::{multinomial, quantile, Interval};
