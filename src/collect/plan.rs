@@ -17,6 +17,10 @@ use serde::Serialize;
 /// Bisection on epsilon stops when the bracket is narrower than this.
 pub const EPSILON_RESOLUTION: f64 = 1e-6;
 
+/// `v / rmse^2` within this relative distance above an integer is rounded down to it (a
+/// variance computed with rounding error must not cost a user).
+pub const USERS_ROUNDING_SLACK: f64 = 1e-9;
+
 /// The quantity whose RMSE is targeted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
@@ -90,7 +94,7 @@ pub fn oracle_variance(oracle: &FrequencyOracle, domain: &Domain, target: PlanTa
 }
 
 fn users_needed(v: f64, rmse: f64) -> Option<u64> {
-    let n = (v / (rmse * rmse)).ceil().max(1.0);
+    let n = (v / (rmse * rmse) * (1.0 - USERS_ROUNDING_SLACK)).ceil().max(1.0);
     (v.is_finite() && n < u64::MAX as f64).then_some(n as u64)
 }
 
