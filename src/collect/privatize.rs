@@ -41,10 +41,51 @@ pub enum MatchBy {
     Index,
 }
 
+/// FNV-1a: labels are short and chosen by the data owner, so a fast non-keyed hash suffices.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for b in bytes {
+            h = (h ^ *b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+    fn write_usize(&mut self, n: usize) {
+        // The length prefix of a slice: one round instead of eight.
+        self.0 = (0xcbf2_9ce4_8422_2325 ^ n as u64).wrapping_mul(0x0100_0000_01b3);
+    }
+    fn write_u64(&mut self, n: u64) {
+        // Packed short labels: one multiplicative round (the high bits feed the bucket).
+        self.0 = (n ^ (n >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+/// Labels up to this many bytes are looked up by a packed integer key.
+const SHORT_LABEL: usize = 7;
+
+/// `text` packed into an integer (length in the top byte), for labels of at most
+/// [`SHORT_LABEL`] bytes.
+fn pack(text: &[u8]) -> u64 {
+    let mut k = (text.len() as u64) << 56;
+    for (i, b) in text.iter().enumerate() {
+        k |= (*b as u64) << (8 * i);
+    }
+    k
+}
+
+type LabelMap = HashMap<Vec<u8>, usize, std::hash::BuildHasherDefault<Fnv>>;
+
 /// Maps a record's text to its domain index.
 #[derive(Debug, Clone)]
 pub struct SymbolLookup {
-    by_label: HashMap<Vec<u8>, usize>,
+    by_label: LabelMap,
+    short: HashMap<u64, usize, std::hash::BuildHasherDefault<Fnv>>,
     values: Vec<f64>,
     by: MatchBy,
 }
@@ -52,7 +93,7 @@ pub struct SymbolLookup {
 impl SymbolLookup {
     /// A lookup over `domain`.
     pub fn new(domain: &Domain, by: MatchBy) -> Self {
-        let by_label = match by {
+        let by_label: LabelMap = match by {
             MatchBy::Index => (0..domain.size())
                 .map(|i| (i.to_string().into_bytes(), i))
                 .collect(),
@@ -63,8 +104,14 @@ impl SymbolLookup {
                 .map(|(i, l)| (l.as_bytes().to_vec(), i))
                 .collect(),
         };
+        let short = by_label
+            .iter()
+            .filter(|(l, _)| l.len() <= SHORT_LABEL)
+            .map(|(l, i)| (pack(l), *i))
+            .collect();
         SymbolLookup {
             by_label,
+            short,
             values: domain.numeric_values(),
             by,
         }
@@ -72,7 +119,12 @@ impl SymbolLookup {
 
     /// The domain index of `text` (already trimmed), or `None`.
     pub fn find(&self, text: &[u8]) -> Option<usize> {
-        if let Some(&i) = self.by_label.get(text) {
+        let found = if text.len() <= SHORT_LABEL {
+            self.short.get(&pack(text))
+        } else {
+            self.by_label.get(text)
+        };
+        if let Some(&i) = found {
             return Some(i);
         }
         if self.by != MatchBy::Value {
@@ -123,47 +175,47 @@ fn io(action: &'static str, source: std::io::Error) -> CollectError {
 /// there (CSV: every column copied, the privatized one replaced by an output label; lines: one
 /// output label per line). With `output = None` the records are only checked, which lets a
 /// caller refuse a bad file before writing anything.
-pub fn privatize<R: BufRead, W: Write>(
+pub fn privatize<R: BufRead, W: Write, G: RngCore + ?Sized>(
     input: R,
     output: Option<W>,
     model: &Model,
     format: &RecordFormat,
     by: MatchBy,
-    rng: &mut dyn RngCore,
+    rng: &mut G,
 ) -> Result<PrivatizeSummary, CollectError> {
     let sampler = ChannelSampler::new(&model.channel)?;
     let labels: Vec<&[u8]> = model.output_labels.iter().map(|l| l.as_bytes()).collect();
-    let mut emit = |x: usize, out: &mut Vec<u8>| {
+    let emit = |x: usize, out: &mut Vec<u8>| {
         out.extend_from_slice(labels[sampler.sample(x, rng)]);
     };
-    privatize_with(input, output, &model.domain, format, by, &mut emit)
+    privatize_with(input, output, &model.domain, format, by, emit)
 }
 
 /// As [`privatize`], through a frequency oracle (reports in the oracle's wire form).
-pub fn privatize_oracle<R: BufRead, W: Write>(
+pub fn privatize_oracle<R: BufRead, W: Write, G: RngCore>(
     input: R,
     output: Option<W>,
     oracle: &FrequencyOracle,
     domain: &Domain,
     format: &RecordFormat,
     by: MatchBy,
-    rng: &mut dyn RngCore,
+    rng: &mut G,
 ) -> Result<PrivatizeSummary, CollectError> {
-    let mut emit = |x: usize, out: &mut Vec<u8>| {
+    let emit = |x: usize, out: &mut Vec<u8>| {
         let report = oracle.randomize(x, rng);
         out.extend_from_slice(oracle.format(&report).as_bytes());
     };
-    privatize_with(input, output, domain, format, by, &mut emit)
+    privatize_with(input, output, domain, format, by, emit)
 }
 
 /// Privatize with `emit(x, buffer)` appending the report of input `x` to the buffer.
-pub fn privatize_with<R: BufRead, W: Write>(
+pub fn privatize_with<R: BufRead, W: Write, F: FnMut(usize, &mut Vec<u8>)>(
     input: R,
     output: Option<W>,
     domain: &Domain,
     format: &RecordFormat,
     by: MatchBy,
-    emit: &mut dyn FnMut(usize, &mut Vec<u8>),
+    mut emit: F,
 ) -> Result<PrivatizeSummary, CollectError> {
     let lookup = SymbolLookup::new(domain, by);
     let mut summary = PrivatizeSummary {
@@ -171,20 +223,20 @@ pub fn privatize_with<R: BufRead, W: Write>(
         input_counts: vec![0; domain.size()],
     };
     match format {
-        RecordFormat::Lines => lines(input, output, domain, &lookup, emit, &mut summary)?,
+        RecordFormat::Lines => lines(input, output, domain, &lookup, &mut emit, &mut summary)?,
         RecordFormat::Csv { column } => {
-            csv_records(input, output, domain, column, &lookup, emit, &mut summary)?
+            csv_records(input, output, domain, column, &lookup, &mut emit, &mut summary)?
         }
     }
     Ok(summary)
 }
 
-fn lines<R: BufRead, W: Write>(
+fn lines<R: BufRead, W: Write, F: FnMut(usize, &mut Vec<u8>)>(
     mut input: R,
     mut output: Option<W>,
     domain: &Domain,
     lookup: &SymbolLookup,
-    emit: &mut dyn FnMut(usize, &mut Vec<u8>),
+    emit: &mut F,
     summary: &mut PrivatizeSummary,
 ) -> Result<(), CollectError> {
     let mut buf = Vec::with_capacity(256);
@@ -201,7 +253,7 @@ fn lines<R: BufRead, W: Write>(
         summary.records += 1;
         summary.input_counts[x] += 1;
         if let Some(out) = output.as_mut() {
-            out_buf.clear();
+            out_buf.truncate(0);
             emit(x, &mut out_buf);
             out_buf.push(b'\n');
             out.write_all(&out_buf).map_err(|e| io("cannot write", e))?;
@@ -213,13 +265,13 @@ fn lines<R: BufRead, W: Write>(
     Ok(())
 }
 
-fn csv_records<R: BufRead, W: Write>(
+fn csv_records<R: BufRead, W: Write, F: FnMut(usize, &mut Vec<u8>)>(
     input: R,
     output: Option<W>,
     domain: &Domain,
     column: &str,
     lookup: &SymbolLookup,
-    emit: &mut dyn FnMut(usize, &mut Vec<u8>),
+    emit: &mut F,
     summary: &mut PrivatizeSummary,
 ) -> Result<(), CollectError> {
     let csv_error = |e: csv::Error| {
