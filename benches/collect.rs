@@ -61,7 +61,15 @@ fn bench_privatize(c: &mut Criterion) {
         b.iter(|| {
             let r = BufReader::with_capacity(BUFFER, File::open(&input).unwrap());
             let w = BufWriter::with_capacity(BUFFER, File::create(&output).unwrap());
-            privatize(r, Some(w), &model, &RecordFormat::Lines, MatchBy::Label, &mut rng).unwrap()
+            privatize(
+                r,
+                Some(w),
+                &model,
+                &RecordFormat::Lines,
+                MatchBy::Label,
+                &mut rng,
+            )
+            .unwrap()
         })
     });
     group.finish();
@@ -143,5 +151,11 @@ fn bench_simulate(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_sampler, bench_em, bench_simulate, bench_privatize);
+criterion_group!(
+    benches,
+    bench_sampler,
+    bench_em,
+    bench_simulate,
+    bench_privatize
+);
 criterion_main!(benches);

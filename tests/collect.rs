@@ -21,7 +21,9 @@ use std::path::Path;
 const ALPHA: f64 = 1e-4;
 
 fn problem_channel(name: &str) -> Model {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("problems").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("problems")
+        .join(name);
     let problem = Problem::from_spec(ProblemSpec::load(&path).unwrap()).unwrap();
     let report = solve(&problem, &SolveOptions::default()).unwrap();
     let channel = Channel::new(report.channel.clone().unwrap().rows().to_vec()).unwrap();
@@ -210,7 +212,11 @@ fn em_agrees_with_a_brute_force_maximization_of_the_likelihood() {
     let steps = 2000;
     for i in 0..=steps {
         for j in 0..=(steps - i) {
-            let p = [i as f64 / steps as f64, j as f64 / steps as f64, (steps - i - j) as f64 / steps as f64];
+            let p = [
+                i as f64 / steps as f64,
+                j as f64 / steps as f64,
+                (steps - i - j) as f64 / steps as f64,
+            ];
             let v = ll(&p);
             if v > best.0 {
                 best = (v, p);
@@ -233,9 +239,19 @@ fn em_agrees_with_a_brute_force_maximization_of_the_likelihood() {
     }
     let r = em(&model, &counts, 1e-12, 1_000_000);
     assert!(r.converged);
-    assert!(r.log_likelihood >= best.0 - 1e-9, "EM {} < grid {}", r.log_likelihood, best.0);
+    assert!(
+        r.log_likelihood >= best.0 - 1e-9,
+        "EM {} < grid {}",
+        r.log_likelihood,
+        best.0
+    );
     for (a, b) in r.frequencies.iter().zip(&best.1) {
-        assert!((a - b).abs() < 1e-3, "EM {:?} vs grid {:?}", r.frequencies, best.1);
+        assert!(
+            (a - b).abs() < 1e-3,
+            "EM {:?} vs grid {:?}",
+            r.frequencies,
+            best.1
+        );
     }
 }
 
@@ -271,11 +287,17 @@ fn the_posterior_mean_reproduces_the_mmse_that_solve_reports() {
         .filter(|(_, l)| **l > 0.0)
         .map(|((_, v), l)| l * v)
         .sum();
-    assert!((expected - mmse).abs() < 1e-9 * mmse.max(1.0), "{expected} vs {mmse}");
+    assert!(
+        (expected - mmse).abs() < 1e-9 * mmse.max(1.0),
+        "{expected} vs {mmse}"
+    );
     // Empirically: users drawn one by one, the squared error of the posterior-mean sum.
     let sampler = ChannelSampler::new(&model.channel).unwrap();
     let prior = mechsynth::collect::sampler::AliasTable::new(model.domain.prior()).unwrap();
-    let means: Vec<f64> = posterior_moments(&model, &model.values()).iter().map(|m| m.0).collect();
+    let means: Vec<f64> = posterior_moments(&model, &model.values())
+        .iter()
+        .map(|m| m.0)
+        .collect();
     let values = model.values();
     let mut rng = seeded_rng(5);
     let users = 500;
@@ -300,7 +322,10 @@ fn oracle_estimators_are_unbiased_with_the_stated_variance() {
     let n = truth.len();
     let users_per = truth.map(|f| (f * 2000.0) as usize);
     let users: usize = users_per.iter().sum();
-    for (seed, spec) in [OracleSpec::Sue, OracleSpec::Oue, OracleSpec::Olh].into_iter().enumerate() {
+    for (seed, spec) in [OracleSpec::Sue, OracleSpec::Oue, OracleSpec::Olh]
+        .into_iter()
+        .enumerate()
+    {
         let oracle = FrequencyOracle::new(spec, n, 1.2).unwrap();
         let mut rng = seeded_rng(100 + seed as u64);
         let trials = 600;
@@ -314,7 +339,11 @@ fn oracle_estimators_are_unbiased_with_the_stated_variance() {
                     oracle.add_support(&parsed, &mut support);
                 }
             }
-            for (v, f) in oracle.estimate(&support, users as u64).into_iter().enumerate() {
+            for (v, f) in oracle
+                .estimate(&support, users as u64)
+                .into_iter()
+                .enumerate()
+            {
                 estimates[v].push(f);
             }
         }
@@ -322,12 +351,19 @@ fn oracle_estimators_are_unbiased_with_the_stated_variance() {
         for v in 0..n {
             let (mean, var) = mean_var(&estimates[v]);
             let half = z * (var / trials as f64).sqrt();
-            assert!((mean - truth[v]).abs() <= half, "{spec:?} symbol {v}: {mean} +- {half} vs {}", truth[v]);
+            assert!(
+                (mean - truth[v]).abs() <= half,
+                "{spec:?} symbol {v}: {mean} +- {half} vs {}",
+                truth[v]
+            );
             // The stated variance lies within the sampling spread of the empirical variance
             // (relative standard error of a variance ~ sqrt(2 / trials)).
             let stated = oracle.variance(truth[v], users as f64);
             let rel = z * (2.0 / trials as f64).sqrt();
-            assert!((var / stated - 1.0).abs() <= rel, "{spec:?} symbol {v}: variance {var} vs {stated}");
+            assert!(
+                (var / stated - 1.0).abs() <= rel,
+                "{spec:?} symbol {v}: variance {var} vs {stated}"
+            );
         }
     }
 }
@@ -347,7 +383,11 @@ fn planar_laplace_matches_a_monte_carlo_of_the_continuous_mechanism() {
         let snap = |v: f64, size: usize| (v.round().max(0.0) as usize).min(size - 1);
         counts[snap(r0 + r * t.cos(), 3) * 4 + snap(c0 + r * t.sin(), 4)] += 1;
     }
-    assert!(chi_square_passes(&counts, &model.channel.rows()[6]), "{counts:?} vs {:?}", model.channel.rows()[6]);
+    assert!(
+        chi_square_passes(&counts, &model.channel.rows()[6]),
+        "{counts:?} vs {:?}",
+        model.channel.rows()[6]
+    );
 }
 
 #[test]

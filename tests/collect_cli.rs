@@ -25,7 +25,8 @@ struct TempDir(PathBuf);
 
 impl TempDir {
     fn new(tag: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("mechsynth-collect-{tag}-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("mechsynth-collect-{tag}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         TempDir(dir)
     }
@@ -69,12 +70,31 @@ fn privatize_then_estimate_recovers_the_frequencies() {
     let channel = dir.write("channel.toml", CHANNEL);
     let input = dir.write("records.txt", &records(7000, 3000));
     let reports = dir.path("reports.txt");
-    let o = run(&["privatize", "--channel", &channel, &input, "--seed", "4", "-o", &reports]);
+    let o = run(&[
+        "privatize",
+        "--channel",
+        &channel,
+        &input,
+        "--seed",
+        "4",
+        "-o",
+        &reports,
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stderr(&o).contains("NOT private"), "{}", stderr(&o));
     let o = run(&[
-        "estimate", "--channel", &channel, &reports, "--format", "json", "--estimator",
-        "inversion,em,posterior-mean", "--query", "frequencies,range:no..yes", "--seed", "1",
+        "estimate",
+        "--channel",
+        &channel,
+        &reports,
+        "--format",
+        "json",
+        "--estimator",
+        "inversion,em,posterior-mean",
+        "--query",
+        "frequencies,range:no..yes",
+        "--seed",
+        "1",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
@@ -84,7 +104,10 @@ fn privatize_then_estimate_recovers_the_frequencies() {
         .iter()
         .find(|e| e["estimator"] == "inversion" && e["quantity"] == "frequency[yes]")
         .unwrap();
-    let (low, high) = (inv_yes["estimate"]["low"].as_f64().unwrap(), inv_yes["estimate"]["high"].as_f64().unwrap());
+    let (low, high) = (
+        inv_yes["estimate"]["low"].as_f64().unwrap(),
+        inv_yes["estimate"]["high"].as_f64().unwrap(),
+    );
     // 0.3 lies in the interval for this seed; the interval is about +-0.02 wide.
     assert!(low < 0.3 && 0.3 < high && high - low < 0.05, "{inv_yes}");
     let total = estimates
@@ -92,8 +115,12 @@ fn privatize_then_estimate_recovers_the_frequencies() {
         .find(|e| e["estimator"] == "inversion" && e["quantity"] == "range[no..yes]")
         .unwrap();
     assert!((total["estimate"]["value"].as_f64().unwrap() - 1.0).abs() < 1e-12);
-    assert!(estimates.iter().any(|e| e["estimator"] == "em" && e["interval"] == "bootstrap"));
-    assert!(estimates.iter().any(|e| e["estimator"] == "posterior-mean" && e["interval"] == "posterior"));
+    assert!(estimates
+        .iter()
+        .any(|e| e["estimator"] == "em" && e["interval"] == "bootstrap"));
+    assert!(estimates
+        .iter()
+        .any(|e| e["estimator"] == "posterior-mean" && e["interval"] == "posterior"));
 }
 
 #[test]
@@ -104,9 +131,17 @@ fn a_value_outside_the_domain_exits_2_naming_the_line_and_writes_nothing() {
     let out = dir.path("out.txt");
     let o = run(&["privatize", "--channel", &channel, &input, "-o", &out]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("line 3") && stderr(&o).contains("maybe"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("line 3") && stderr(&o).contains("maybe"),
+        "{}",
+        stderr(&o)
+    );
     assert!(!Path::new(&out).exists());
-    assert!(std::fs::read_dir(&dir.0).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().contains("partial")));
+    assert!(std::fs::read_dir(&dir.0).unwrap().all(|e| !e
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .contains("partial")));
     // Without -o nothing reaches stdout either.
     let o = run(&["privatize", "--channel", &channel, &input]);
     assert_eq!(o.status.code(), Some(2));
@@ -123,7 +158,15 @@ fn output_files_are_not_overwritten_without_force() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--force"), "{}", stderr(&o));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "keep me\n");
-    let o = run(&["privatize", "--channel", &channel, &input, "-o", &out, "--force"]);
+    let o = run(&[
+        "privatize",
+        "--channel",
+        &channel,
+        &input,
+        "-o",
+        &out,
+        "--force",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 2);
 }
@@ -131,18 +174,47 @@ fn output_files_are_not_overwritten_without_force() {
 #[test]
 fn csv_columns_are_privatized_in_place_by_value() {
     let dir = TempDir::new("csv");
-    let input = dir.write("people.csv", "id,age,city\n1,2,\"Paris, FR\"\n2,0,Lyon\n3,4.0,Nice\n");
+    let input = dir.write(
+        "people.csv",
+        "id,age,city\n1,2,\"Paris, FR\"\n2,0,Lyon\n3,4.0,Nice\n",
+    );
     let o = run(&[
-        "privatize", "--baseline", "truncated-geometric", "--epsilon", "1", "--size", "5",
-        "--column", "age", "--match", "value", "--seed", "3", &input,
+        "privatize",
+        "--baseline",
+        "truncated-geometric",
+        "--epsilon",
+        "1",
+        "--size",
+        "5",
+        "--column",
+        "age",
+        "--match",
+        "value",
+        "--seed",
+        "3",
+        &input,
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "id,age,city");
-    assert!(lines[1].starts_with("1,") && lines[1].ends_with(",\"Paris, FR\""), "{text}");
+    assert!(
+        lines[1].starts_with("1,") && lines[1].ends_with(",\"Paris, FR\""),
+        "{text}"
+    );
     assert_eq!(lines.len(), 4);
-    let o = run(&["privatize", "--baseline", "k-rr", "--epsilon", "1", "--size", "5", "--column", "height", &input]);
+    let o = run(&[
+        "privatize",
+        "--baseline",
+        "k-rr",
+        "--epsilon",
+        "1",
+        "--size",
+        "5",
+        "--column",
+        "height",
+        &input,
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("height"), "{}", stderr(&o));
 }
@@ -153,13 +225,45 @@ fn oracles_privatize_and_estimate() {
     let input = dir.write("records.txt", &"0\n1\n2\n3\n".repeat(500));
     let reports = dir.path("reports.txt");
     for oracle in ["sue", "oue", "olh"] {
-        let o = run(&["privatize", "--oracle", oracle, "--epsilon", "2", "--size", "4", "--seed", "1", &input, "-o", &reports, "--force"]);
+        let o = run(&[
+            "privatize",
+            "--oracle",
+            oracle,
+            "--epsilon",
+            "2",
+            "--size",
+            "4",
+            "--seed",
+            "1",
+            &input,
+            "-o",
+            &reports,
+            "--force",
+        ]);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        let o = run(&["estimate", "--oracle", oracle, "--epsilon", "2", "--size", "4", &reports, "--format", "csv"]);
+        let o = run(&[
+            "estimate",
+            "--oracle",
+            oracle,
+            "--epsilon",
+            "2",
+            "--size",
+            "4",
+            &reports,
+            "--format",
+            "csv",
+        ]);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         let text = stdout(&o);
-        assert!(text.starts_with("estimator,quantity,estimate,std_error,low,high,interval\n"), "{text}");
-        assert_eq!(text.lines().filter(|l| l.starts_with(oracle)).count(), 4, "{text}");
+        assert!(
+            text.starts_with("estimator,quantity,estimate,std_error,low,high,interval\n"),
+            "{text}"
+        );
+        assert_eq!(
+            text.lines().filter(|l| l.starts_with(oracle)).count(),
+            4,
+            "{text}"
+        );
     }
 }
 
@@ -170,11 +274,19 @@ fn estimate_from_counts_warns_about_negative_frequencies() {
     let counts = dir.write("counts.csv", "output,count\nno,90\nyes,10\n");
     let o = run(&["estimate", "--channel", &channel, "--counts", &counts]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stderr(&o).contains("negative frequencies"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("negative frequencies"),
+        "{}",
+        stderr(&o)
+    );
     let bad = dir.write("bad.csv", "no,90\nperhaps,10\n");
     let o = run(&["estimate", "--channel", &channel, "--counts", &bad]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("line 2") && stderr(&o).contains("perhaps"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("line 2") && stderr(&o).contains("perhaps"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -185,7 +297,15 @@ fn a_singular_channel_says_what_cannot_be_estimated() {
         "[channel]\nrows = [[0.5, 0.5], [0.5, 0.5], [0.2, 0.8]]\n",
     );
     let counts = dir.write("counts.csv", "y0,40\ny1,60\n");
-    let o = run(&["estimate", "--channel", &channel, "--counts", &counts, "--query", "frequencies,range:0..2"]);
+    let o = run(&[
+        "estimate",
+        "--channel",
+        &channel,
+        "--counts",
+        &counts,
+        "--query",
+        "frequencies,range:0..2",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stderr(&o).contains("rank"), "{}", stderr(&o));
     // The total frequency is estimable; single frequencies are not.
@@ -196,19 +316,67 @@ fn a_singular_channel_says_what_cannot_be_estimated() {
 #[test]
 fn simulate_reports_analytic_values_beside_empirical_ones() {
     let o = run(&[
-        "simulate", "--baseline", "k-rr", "--epsilon", "1", "--size", "16", "--users",
-        "1000000000", "--trials", "1000", "--estimator", "inversion,posterior-mean", "--format", "json",
+        "simulate",
+        "--baseline",
+        "k-rr",
+        "--epsilon",
+        "1",
+        "--size",
+        "16",
+        "--users",
+        "1000000000",
+        "--trials",
+        "1000",
+        "--estimator",
+        "inversion,posterior-mean",
+        "--format",
+        "json",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["trials"], 1000);
-    let names: Vec<&str> = v["metrics"].as_array().unwrap().iter().filter(|m| !m["analytic"].is_null()).map(|m| m["name"].as_str().unwrap()).collect();
-    for needle in ["frequency-mse", "mean-squared-error", "mmse-sum", "mmse-histogram"] {
+    let names: Vec<&str> = v["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| !m["analytic"].is_null())
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
+    for needle in [
+        "frequency-mse",
+        "mean-squared-error",
+        "mmse-sum",
+        "mmse-histogram",
+    ] {
         assert!(names.contains(&needle), "{names:?}");
     }
-    let o = run(&["simulate", "--oracle", "oue", "--epsilon", "1", "--size", "8", "--users", "1000", "--trials", "200"]);
+    let o = run(&[
+        "simulate",
+        "--oracle",
+        "oue",
+        "--epsilon",
+        "1",
+        "--size",
+        "8",
+        "--users",
+        "1000",
+        "--trials",
+        "200",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let o = run(&["simulate", "--baseline", "k-rr", "--epsilon", "1", "--size", "4", "--users", "100", "--noncompliance", "1.5"]);
+    let o = run(&[
+        "simulate",
+        "--baseline",
+        "k-rr",
+        "--epsilon",
+        "1",
+        "--size",
+        "4",
+        "--users",
+        "100",
+        "--noncompliance",
+        "1.5",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--noncompliance"), "{}", stderr(&o));
 }
@@ -217,7 +385,19 @@ fn simulate_reports_analytic_values_beside_empirical_ones() {
 fn plan_compares_the_channel_with_the_baselines() {
     let dir = TempDir::new("plan");
     let channel = dir.write("channel.toml", CHANNEL);
-    let o = run(&["plan", "--channel", &channel, "--rmse", "0.01", "--target", "prevalence", "--symbol", "yes", "--format", "json"]);
+    let o = run(&[
+        "plan",
+        "--channel",
+        &channel,
+        "--rmse",
+        "0.01",
+        "--target",
+        "prevalence",
+        "--symbol",
+        "yes",
+        "--format",
+        "json",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     let rows = v["rows"].as_array().unwrap();
@@ -239,7 +419,15 @@ fn a_baseline_without_a_domain_or_epsilon_is_bad_input() {
     let o = run(&["privatize", "--baseline", "k-rr", "--size", "4"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--epsilon"), "{}", stderr(&o));
-    let o = run(&["privatize", "--baseline", "warner", "--epsilon", "1", "--size", "4"]);
+    let o = run(&[
+        "privatize",
+        "--baseline",
+        "warner",
+        "--epsilon",
+        "1",
+        "--size",
+        "4",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("warner"), "{}", stderr(&o));
 }

@@ -75,7 +75,11 @@ pub enum CollectError {
 
 impl CollectError {
     /// Shorthand for [`CollectError::Invalid`].
-    pub fn invalid(key: impl Into<String>, value: impl ToString, reason: impl Into<String>) -> Self {
+    pub fn invalid(
+        key: impl Into<String>,
+        value: impl ToString,
+        reason: impl Into<String>,
+    ) -> Self {
         CollectError::Invalid {
             key: key.into(),
             value: value.to_string(),

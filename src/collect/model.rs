@@ -70,10 +70,18 @@ impl Model {
     }
 
     /// A named matrix baseline at `epsilon` over `domain`.
-    pub fn baseline(spec: BaselineSpec, domain: Domain, epsilon: f64) -> Result<Self, CollectError> {
+    pub fn baseline(
+        spec: BaselineSpec,
+        domain: Domain,
+        epsilon: f64,
+    ) -> Result<Self, CollectError> {
         let mech = spec.build(&domain, epsilon)?;
         let channel = mech.channel;
-        let mut model = Model::new(channel, domain, format!("{} at eps = {epsilon}", spec.name()))?;
+        let mut model = Model::new(
+            channel,
+            domain,
+            format!("{} at eps = {epsilon}", spec.name()),
+        )?;
         if let Some(labels) = mech.output_labels {
             model.output_labels = labels;
         }

@@ -89,12 +89,19 @@ pub fn oracle_variance(oracle: &FrequencyOracle, domain: &Domain, target: PlanTa
     match target {
         PlanTarget::Frequency => var.iter().copied().fold(0.0, f64::max),
         PlanTarget::Prevalence { symbol } => var[symbol],
-        PlanTarget::Mean => domain.numeric_values().iter().zip(&var).map(|(w, v)| w * w * v).sum(),
+        PlanTarget::Mean => domain
+            .numeric_values()
+            .iter()
+            .zip(&var)
+            .map(|(w, v)| w * w * v)
+            .sum(),
     }
 }
 
 fn users_needed(v: f64, rmse: f64) -> Option<u64> {
-    let n = (v / (rmse * rmse) * (1.0 - USERS_ROUNDING_SLACK)).ceil().max(1.0);
+    let n = (v / (rmse * rmse) * (1.0 - USERS_ROUNDING_SLACK))
+        .ceil()
+        .max(1.0);
     (v.is_finite() && n < u64::MAX as f64).then_some(n as u64)
 }
 
@@ -115,7 +122,14 @@ fn smallest_epsilon(variance: &dyn Fn(f64) -> f64, bound: f64) -> Option<f64> {
     Some(hi)
 }
 
-fn row(mechanism: String, epsilon: Option<f64>, v: f64, rmse: f64, users: Option<u64>, ldp: Option<f64>) -> PlanRow {
+fn row(
+    mechanism: String,
+    epsilon: Option<f64>,
+    v: f64,
+    rmse: f64,
+    users: Option<u64>,
+    ldp: Option<f64>,
+) -> PlanRow {
     PlanRow {
         mechanism,
         epsilon,
@@ -127,8 +141,18 @@ fn row(mechanism: String, epsilon: Option<f64>, v: f64, rmse: f64, users: Option
 }
 
 fn ldp_of(model: &Model) -> Option<f64> {
-    crate::privacy::leakage_profile(&model.channel, &model.domain).get("ldp").copied()
+    crate::privacy::leakage_profile(&model.channel, &model.domain)
+        .get("ldp")
+        .copied()
 }
+
+/// A mechanism family to plan for: its name, its per-user variance and its LDP leakage as
+/// functions of epsilon.
+type Candidate<'a> = (
+    String,
+    Box<dyn Fn(f64) -> f64 + 'a>,
+    Box<dyn Fn(f64) -> Option<f64> + 'a>,
+);
 
 /// Plan for `model` (if given) and every baseline that applies to `domain`. With `users`, each
 /// baseline gets the smallest epsilon meeting `rmse`; otherwise baselines run at `epsilon`
@@ -142,35 +166,67 @@ pub fn plan(
     epsilon: Option<f64>,
 ) -> Result<PlanReport, CollectError> {
     if !(rmse.is_finite() && rmse > 0.0) {
-        return Err(CollectError::invalid("--rmse", rmse, "must be a positive number"));
+        return Err(CollectError::invalid(
+            "--rmse",
+            rmse,
+            "must be a positive number",
+        ));
     }
     if let PlanTarget::Prevalence { symbol } = target {
         if symbol >= domain.size() {
-            return Err(CollectError::invalid("--symbol", symbol, "not a symbol of the domain"));
+            return Err(CollectError::invalid(
+                "--symbol",
+                symbol,
+                "not a symbol of the domain",
+            ));
         }
     }
     let epsilon = epsilon.or_else(|| model.and_then(ldp_of).filter(|e| e.is_finite()));
     let mut rows = Vec::new();
     if let Some(m) = model {
-        rows.push(row(m.source.clone(), None, channel_variance(m, target), rmse, users, ldp_of(m)));
+        rows.push(row(
+            m.source.clone(),
+            None,
+            channel_variance(m, target),
+            rmse,
+            users,
+            ldp_of(m),
+        ));
     }
     let baseline_variance = |spec: BaselineSpec, eps: f64| {
-        Model::baseline(spec, domain.clone(), eps).map_or(f64::INFINITY, |m| channel_variance(&m, target))
+        Model::baseline(spec, domain.clone(), eps)
+            .map_or(f64::INFINITY, |m| channel_variance(&m, target))
     };
     let oracle_var = |spec: OracleSpec, eps: f64| {
-        FrequencyOracle::new(spec, domain.size(), eps).map_or(f64::INFINITY, |o| oracle_variance(&o, domain, target))
+        FrequencyOracle::new(spec, domain.size(), eps)
+            .map_or(f64::INFINITY, |o| oracle_variance(&o, domain, target))
     };
-    let mut candidates: Vec<(String, Box<dyn Fn(f64) -> f64 + '_>, Box<dyn Fn(f64) -> Option<f64> + '_>)> = Vec::new();
+    let mut candidates: Vec<Candidate> = Vec::new();
     for spec in BaselineSpec::ALL {
         if spec.mechanism().applies(domain) {
-            let ldp = move |eps: f64| Model::baseline(spec, domain.clone(), eps).ok().as_ref().and_then(ldp_of);
-            candidates.push((spec.name().into(), Box::new(move |e| baseline_variance(spec, e)), Box::new(ldp)));
+            let ldp = move |eps: f64| {
+                Model::baseline(spec, domain.clone(), eps)
+                    .ok()
+                    .as_ref()
+                    .and_then(ldp_of)
+            };
+            candidates.push((
+                spec.name().into(),
+                Box::new(move |e| baseline_variance(spec, e)),
+                Box::new(ldp),
+            ));
         }
     }
     for spec in [OracleSpec::Sue, OracleSpec::Oue, OracleSpec::Olh] {
-        let name = FrequencyOracle::new(spec, 2, 1.0).map(|o| o.name()).unwrap_or("oracle");
+        let name = FrequencyOracle::new(spec, 2, 1.0)
+            .map(|o| o.name())
+            .unwrap_or("oracle");
         // Unary encodings are eps-LDP by construction; OLH too.
-        candidates.push((name.into(), Box::new(move |e| oracle_var(spec, e)), Box::new(Some)));
+        candidates.push((
+            name.into(),
+            Box::new(move |e| oracle_var(spec, e)),
+            Box::new(Some),
+        ));
     }
     for (name, variance, ldp) in &candidates {
         let eps = match users {
@@ -179,8 +235,20 @@ pub fn plan(
         };
         match eps {
             Some(e) => rows.push(row(name.clone(), Some(e), variance(e), rmse, users, ldp(e))),
-            None => rows.push(PlanRow { mechanism: name.clone(), epsilon: None, per_user_variance: f64::INFINITY, users_needed: None, rmse_at_users: None, ldp: None }),
+            None => rows.push(PlanRow {
+                mechanism: name.clone(),
+                epsilon: None,
+                per_user_variance: f64::INFINITY,
+                users_needed: None,
+                rmse_at_users: None,
+                ldp: None,
+            }),
         }
     }
-    Ok(PlanReport { target, rmse, users, rows })
+    Ok(PlanReport {
+        target,
+        rmse,
+        users,
+        rows,
+    })
 }

@@ -2,8 +2,8 @@
 //! and replaced by the label of an output drawn from its row of the channel. Memory does not
 //! grow with the number of records.
 
-use super::sampler::ChannelSampler;
 use super::baseline::oracle::FrequencyOracle;
+use super::sampler::ChannelSampler;
 use super::{CollectError, Model};
 use crate::domain::Domain;
 use rand::RngCore;
@@ -50,7 +50,11 @@ impl std::hash::Hasher for Fnv {
         self.0
     }
     fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
         for b in bytes {
             h = (h ^ *b as u64).wrapping_mul(0x0100_0000_01b3);
         }
@@ -147,8 +151,14 @@ pub struct PrivatizeSummary {
 }
 
 fn trim(bytes: &[u8]) -> &[u8] {
-    let start = bytes.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(bytes.len());
-    let end = bytes.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(start, |e| e + 1);
+    let start = bytes
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(start, |e| e + 1);
     &bytes[start..end]
 }
 
@@ -224,9 +234,15 @@ pub fn privatize_with<R: BufRead, W: Write, F: FnMut(usize, &mut Vec<u8>)>(
     };
     match format {
         RecordFormat::Lines => lines(input, output, domain, &lookup, &mut emit, &mut summary)?,
-        RecordFormat::Csv { column } => {
-            csv_records(input, output, domain, column, &lookup, &mut emit, &mut summary)?
-        }
+        RecordFormat::Csv { column } => csv_records(
+            input,
+            output,
+            domain,
+            column,
+            &lookup,
+            &mut emit,
+            &mut summary,
+        )?,
     }
     Ok(summary)
 }
@@ -244,12 +260,18 @@ fn lines<R: BufRead, W: Write, F: FnMut(usize, &mut Vec<u8>)>(
     let mut line = 0u64;
     loop {
         buf.clear();
-        if input.read_until(b'\n', &mut buf).map_err(|e| io("cannot read", e))? == 0 {
+        if input
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| io("cannot read", e))?
+            == 0
+        {
             break;
         }
         line += 1;
         let text = trim(&buf);
-        let x = lookup.find(text).ok_or_else(|| outside(line, text, domain))?;
+        let x = lookup
+            .find(text)
+            .ok_or_else(|| outside(line, text, domain))?;
         summary.records += 1;
         summary.input_counts[x] += 1;
         if let Some(out) = output.as_mut() {
@@ -283,13 +305,18 @@ fn csv_records<R: BufRead, W: Write, F: FnMut(usize, &mut Vec<u8>)>(
             reason: e.to_string(),
         }
     };
-    let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(input);
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .from_reader(input);
     let header = reader.byte_headers().map_err(csv_error)?.clone();
     let col = header
         .iter()
         .position(|h| trim(h) == column.as_bytes())
         .ok_or_else(|| {
-            let names: Vec<String> = header.iter().map(|h| String::from_utf8_lossy(h).into_owned()).collect();
+            let names: Vec<String> = header
+                .iter()
+                .map(|h| String::from_utf8_lossy(h).into_owned())
+                .collect();
             CollectError::invalid(
                 "--column",
                 column,
@@ -298,14 +325,17 @@ fn csv_records<R: BufRead, W: Write, F: FnMut(usize, &mut Vec<u8>)>(
         })?;
     let mut writer = output.map(|w| csv::WriterBuilder::new().from_writer(w));
     if let Some(w) = writer.as_mut() {
-        w.write_byte_record(&header).map_err(|e| io("cannot write", e.into()))?;
+        w.write_byte_record(&header)
+            .map_err(|e| io("cannot write", e.into()))?;
     }
     let mut record = csv::ByteRecord::new();
     let mut fields: Vec<Vec<u8>> = Vec::new();
     while reader.read_byte_record(&mut record).map_err(csv_error)? {
         let line = record.position().map_or(0, |p| p.line());
         let text = record.get(col).map(trim).unwrap_or(b"");
-        let x = lookup.find(text).ok_or_else(|| outside(line, text, domain))?;
+        let x = lookup
+            .find(text)
+            .ok_or_else(|| outside(line, text, domain))?;
         summary.records += 1;
         summary.input_counts[x] += 1;
         if let Some(w) = writer.as_mut() {
@@ -313,7 +343,8 @@ fn csv_records<R: BufRead, W: Write, F: FnMut(usize, &mut Vec<u8>)>(
             fields.extend(record.iter().map(<[u8]>::to_vec));
             fields[col].clear();
             emit(x, &mut fields[col]);
-            w.write_record(&fields).map_err(|e| io("cannot write", e.into()))?;
+            w.write_record(&fields)
+                .map_err(|e| io("cannot write", e.into()))?;
         }
     }
     if let Some(w) = writer.as_mut() {

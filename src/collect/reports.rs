@@ -24,7 +24,12 @@ fn label_index(model: &Model) -> HashMap<&[u8], usize> {
 }
 
 fn unknown(line: u64, text: &[u8], model: &Model) -> CollectError {
-    let shown: Vec<&str> = model.output_labels.iter().take(8).map(String::as_str).collect();
+    let shown: Vec<&str> = model
+        .output_labels
+        .iter()
+        .take(8)
+        .map(String::as_str)
+        .collect();
     let more = if model.outputs() > 8 { ", ..." } else { "" };
     CollectError::Record {
         line,
@@ -63,9 +68,14 @@ pub fn count_reports<R: BufRead>(
             let col = header
                 .iter()
                 .position(|h| h.trim_ascii() == column.as_bytes())
-                .ok_or_else(|| CollectError::invalid("--column", column, "no such column in the header"))?;
+                .ok_or_else(|| {
+                    CollectError::invalid("--column", column, "no such column in the header")
+                })?;
             let mut record = csv::ByteRecord::new();
-            while reader.read_byte_record(&mut record).map_err(|e| csv_error(&e))? {
+            while reader
+                .read_byte_record(&mut record)
+                .map_err(|e| csv_error(&e))?
+            {
                 let line = record.position().map_or(0, |p| p.line());
                 let text = record.get(col).unwrap_or(b"").trim_ascii();
                 let y = *index.get(text).ok_or_else(|| unknown(line, text, model))?;
@@ -158,9 +168,14 @@ pub fn count_oracle_reports<R: BufRead>(
             let col = header
                 .iter()
                 .position(|h| h.trim_ascii() == column.as_bytes())
-                .ok_or_else(|| CollectError::invalid("--column", column, "no such column in the header"))?;
+                .ok_or_else(|| {
+                    CollectError::invalid("--column", column, "no such column in the header")
+                })?;
             let mut record = csv::ByteRecord::new();
-            while reader.read_byte_record(&mut record).map_err(|e| csv_error(&e))? {
+            while reader
+                .read_byte_record(&mut record)
+                .map_err(|e| csv_error(&e))?
+            {
                 let line = record.position().map_or(0, |p| p.line());
                 add(record.get(col).unwrap_or(b""), line)?;
             }

@@ -40,7 +40,11 @@ impl AliasTable {
     /// Build from non-negative weights with a positive finite sum (they are normalized).
     pub fn new(weights: &[f64]) -> Result<Self, CollectError> {
         if weights.len() > u32::MAX as usize {
-            return Err(CollectError::invalid("weights", weights.len(), "too many outcomes"));
+            return Err(CollectError::invalid(
+                "weights",
+                weights.len(),
+                "too many outcomes",
+            ));
         }
         if let Some(w) = weights.iter().find(|w| !(w.is_finite() && **w >= 0.0)) {
             return Err(CollectError::invalid(
@@ -67,7 +71,8 @@ impl AliasTable {
             .collect();
         let mut threshold = vec![u64::MAX; k];
         let mut alias: Vec<u32> = (0..k as u32).collect();
-        let (mut small, mut large): (Vec<usize>, Vec<usize>) = (0..k).partition(|&i| scaled[i] < 1.0);
+        let (mut small, mut large): (Vec<usize>, Vec<usize>) =
+            (0..k).partition(|&i| scaled[i] < 1.0);
         while let (Some(s), Some(&l)) = (small.pop(), large.last()) {
             threshold[s] = (scaled[s] * TWO_POW_64) as u64;
             alias[s] = l as u32;

@@ -96,10 +96,18 @@ pub struct SimulationReport {
 
 fn check(options: &SimulateOptions, n: usize) -> Result<(), CollectError> {
     if options.users == 0 || options.trials < 2 {
-        return Err(CollectError::invalid("--users/--trials", format!("{}/{}", options.users, options.trials), "need at least 1 user and 2 trials"));
+        return Err(CollectError::invalid(
+            "--users/--trials",
+            format!("{}/{}", options.users, options.trials),
+            "need at least 1 user and 2 trials",
+        ));
     }
     if !(0.0..=1.0).contains(&options.noncompliance) {
-        return Err(CollectError::invalid("--noncompliance", options.noncompliance, "must be a rate in [0, 1]"));
+        return Err(CollectError::invalid(
+            "--noncompliance",
+            options.noncompliance,
+            "must be a rate in [0, 1]",
+        ));
     }
     for (i, g) in options.groups.iter().enumerate() {
         crate::domain::validate_prior(&format!("priors[{i}]"), &g.prior, n)?;
@@ -110,12 +118,22 @@ fn check(options: &SimulateOptions, n: usize) -> Result<(), CollectError> {
 /// The population prior: the domain's, or the groups' weighted average.
 fn population(model_prior: &[f64], options: &SimulateOptions) -> (Vec<UserGroup>, Vec<f64>) {
     if options.groups.is_empty() {
-        let g = UserGroup { users: options.users, prior: model_prior.to_vec() };
+        let g = UserGroup {
+            users: options.users,
+            prior: model_prior.to_vec(),
+        };
         return (vec![g], model_prior.to_vec());
     }
     let total: u64 = options.groups.iter().map(|g| g.users).sum();
     let pi = (0..model_prior.len())
-        .map(|x| options.groups.iter().map(|g| g.users as f64 * g.prior[x]).sum::<f64>() / total as f64)
+        .map(|x| {
+            options
+                .groups
+                .iter()
+                .map(|g| g.users as f64 * g.prior[x])
+                .sum::<f64>()
+                / total as f64
+        })
         .collect();
     (options.groups.clone(), pi)
 }
@@ -139,7 +157,10 @@ fn composition(groups: &[UserGroup], sampling: Sampling, rng: &mut dyn RngCore) 
     for g in groups {
         match sampling {
             Sampling::Iid => multinomial_into(g.users, &g.prior, rng, &mut nx),
-            Sampling::Fixed => fixed_counts(g.users, &g.prior).iter().zip(nx.iter_mut()).for_each(|(a, b)| *b += a),
+            Sampling::Fixed => fixed_counts(g.users, &g.prior)
+                .iter()
+                .zip(nx.iter_mut())
+                .for_each(|(a, b)| *b += a),
         }
     }
     nx
@@ -154,28 +175,40 @@ pub fn inversion_covariance(model: &Model, pi: &[f64], users: f64) -> Option<DMa
     }
     let q = matrix(&model.channel);
     let lambda = model.channel.output_marginal(pi);
-    let s = DMatrix::from_diagonal(&DVector::from_vec(lambda)) - q.transpose() * DMatrix::from_diagonal(&DVector::from_column_slice(pi)) * &q;
+    let s = DMatrix::from_diagonal(&DVector::from_vec(lambda))
+        - q.transpose() * DMatrix::from_diagonal(&DVector::from_column_slice(pi)) * &q;
     Some(g.transpose() * s * g / users)
 }
 
 /// Run the simulation for a channel.
-pub fn simulate(model: &Model, options: &SimulateOptions, rng: &mut dyn RngCore) -> Result<SimulationReport, CollectError> {
+pub fn simulate(
+    model: &Model,
+    options: &SimulateOptions,
+    rng: &mut dyn RngCore,
+) -> Result<SimulationReport, CollectError> {
     let (n, m) = (model.inputs(), model.outputs());
     check(options, n)?;
     let (groups, pi) = population(model.domain.prior(), options);
     let users: u64 = groups.iter().map(|g| g.users).sum();
     let nu = users as f64;
     let r = options.noncompliance;
-    let rows: Vec<Vec<f64>> = model.channel.rows().iter().map(|row| row.iter().map(|q| (1.0 - r) * q + r / m as f64).collect()).collect();
+    let rows: Vec<Vec<f64>> = model
+        .channel
+        .rows()
+        .iter()
+        .map(|row| row.iter().map(|q| (1.0 - r) * q + r / m as f64).collect())
+        .collect();
     let values = model.values();
     let estimators: Vec<_> = options.estimators.iter().map(|e| e.build()).collect();
     let posterior = |w: &[f64]| super::estimate::posterior_moments(model, w);
     let post_values: Vec<f64> = posterior(&values).iter().map(|(mean, _)| *mean).collect();
-    let post_indicator: Vec<Vec<f64>> = (0..n).map(|k| {
-        let mut w = vec![0.0; n];
-        w[k] = 1.0;
-        posterior(&w).iter().map(|(mean, _)| *mean).collect()
-    }).collect();
+    let post_indicator: Vec<Vec<f64>> = (0..n)
+        .map(|k| {
+            let mut w = vec![0.0; n];
+            w[k] = 1.0;
+            posterior(&w).iter().map(|(mean, _)| *mean).collect()
+        })
+        .collect();
     // samples[metric] over trials
     let mut names: Vec<(String, String)> = Vec::new();
     for e in &estimators {
@@ -190,7 +223,10 @@ pub fn simulate(model: &Model, options: &SimulateOptions, rng: &mut dyn RngCore)
     let mut trials = 0;
     for t in 0..options.trials {
         if options.deadline.is_some_and(|d| Instant::now() > d) {
-            warnings.push(format!("time limit reached: {t} of {} trials run", options.trials));
+            warnings.push(format!(
+                "time limit reached: {t} of {} trials run",
+                options.trials
+            ));
             break;
         }
         let nx = composition(&groups, options.sampling, rng);
@@ -203,20 +239,35 @@ pub fn simulate(model: &Model, options: &SimulateOptions, rng: &mut dyn RngCore)
         let mut i = 0;
         for e in &estimators {
             let (a, b) = match e.frequencies(model, &ch) {
-                Ok(p) => (p.iter().zip(&f).map(|(a, b)| (a - b).powi(2)).sum(), (dot(&p, &values) - dot(&f, &values)).powi(2)),
+                Ok(p) => (
+                    p.iter().zip(&f).map(|(a, b)| (a - b).powi(2)).sum(),
+                    (dot(&p, &values) - dot(&f, &values)).powi(2),
+                ),
                 Err(_) => (f64::NAN, f64::NAN),
             };
             samples[i].push(a);
             samples[i + 1].push(b);
             i += 2;
         }
-        let s_hat: f64 = c.iter().zip(&post_values).filter(|(k, _)| **k > 0).map(|(k, v)| *k as f64 * v).sum();
+        let s_hat: f64 = c
+            .iter()
+            .zip(&post_values)
+            .filter(|(k, _)| **k > 0)
+            .map(|(k, v)| *k as f64 * v)
+            .sum();
         let s: f64 = nx.iter().zip(&values).map(|(k, v)| *k as f64 * v).sum();
         samples[i].push((s_hat - s).powi(2) / nu);
-        let hist: f64 = (0..n).map(|k| {
-            let est: f64 = c.iter().zip(&post_indicator[k]).filter(|(k, _)| **k > 0).map(|(cy, p)| *cy as f64 * p).sum();
-            (est - nx[k] as f64).powi(2)
-        }).sum();
+        let hist: f64 = (0..n)
+            .map(|k| {
+                let est: f64 = c
+                    .iter()
+                    .zip(&post_indicator[k])
+                    .filter(|(k, _)| **k > 0)
+                    .map(|(cy, p)| *cy as f64 * p)
+                    .sum();
+                (est - nx[k] as f64).powi(2)
+            })
+            .sum();
         samples[i + 1].push(hist / nu);
         trials = t + 1;
         if let Some(p) = options.progress {
@@ -235,28 +286,60 @@ pub fn simulate(model: &Model, options: &SimulateOptions, rng: &mut dyn RngCore)
                 (v.transpose() * c * v)[(0, 0)]
             }),
             ("posterior-mean", "mmse-sum") if bayes_applies => objectives.get("mmse-sum").copied(),
-            ("posterior-mean", "mmse-histogram") if bayes_applies => objectives.get("mmse-histogram").copied(),
+            ("posterior-mean", "mmse-histogram") if bayes_applies => {
+                objectives.get("mmse-histogram").copied()
+            }
             _ => None,
         }
     };
-    let metrics = names.iter().zip(&samples).filter(|(_, s)| s.iter().all(|v| v.is_finite())).map(|((est, metric), s)| {
-        let empirical = Interval::of_mean(s, options.level);
-        let a = analytic(est, metric);
-        Metric { name: metric.clone(), estimator: est.clone(), empirical, analytic: a, agrees: a.map(|v| empirical.contains(v)) }
-    }).collect::<Vec<_>>();
+    let metrics = names
+        .iter()
+        .zip(&samples)
+        .filter(|(_, s)| s.iter().all(|v| v.is_finite()))
+        .map(|((est, metric), s)| {
+            let empirical = Interval::of_mean(s, options.level);
+            let a = analytic(est, metric);
+            Metric {
+                name: metric.clone(),
+                estimator: est.clone(),
+                empirical,
+                analytic: a,
+                agrees: a.map(|v| empirical.contains(v)),
+            }
+        })
+        .collect::<Vec<_>>();
     finish(users, trials, metrics, warnings, options)
 }
 
-fn finish(users: u64, trials: usize, metrics: Vec<Metric>, mut warnings: Vec<String>, options: &SimulateOptions) -> Result<SimulationReport, CollectError> {
+fn finish(
+    users: u64,
+    trials: usize,
+    metrics: Vec<Metric>,
+    mut warnings: Vec<String>,
+    options: &SimulateOptions,
+) -> Result<SimulationReport, CollectError> {
     for m in &metrics {
         if m.agrees == Some(false) {
-            warnings.push(format!("{} {}: analytic {:.6e} is outside the empirical {:.0}% interval [{:.6e}, {:.6e}]", m.estimator, m.name, m.analytic.unwrap_or(f64::NAN), 100.0 * options.level, m.empirical.low, m.empirical.high));
+            warnings.push(format!(
+                "{} {}: analytic {:.6e} is outside the empirical {:.0}% interval [{:.6e}, {:.6e}]",
+                m.estimator,
+                m.name,
+                m.analytic.unwrap_or(f64::NAN),
+                100.0 * options.level,
+                m.empirical.low,
+                m.empirical.high
+            ));
         }
     }
     if options.noncompliance > 0.0 {
         warnings.push(format!("{}% of users report a uniformly random output; the estimators and analytic values assume none do", 100.0 * options.noncompliance));
     }
-    Ok(SimulationReport { users, trials, metrics, warnings })
+    Ok(SimulationReport {
+        users,
+        trials,
+        metrics,
+        warnings,
+    })
 }
 
 /// Run the simulation for a frequency oracle with the domain prior (`frequency-mse` of its
@@ -264,7 +347,12 @@ fn finish(users: u64, trials: usize, metrics: Vec<Metric>, mut warnings: Vec<Str
 /// exactly (`Bin(N_v, p) + Bin(N - N_v, q)`, independent across symbols); OLH's supports are
 /// drawn from the same exact marginals, but OLH's supports of different symbols are only
 /// uncorrelated, not independent, so its trial-to-trial spread (not its mean) is approximate.
-pub fn simulate_oracle(oracle: &FrequencyOracle, prior: &[f64], options: &SimulateOptions, rng: &mut dyn RngCore) -> Result<SimulationReport, CollectError> {
+pub fn simulate_oracle(
+    oracle: &FrequencyOracle,
+    prior: &[f64],
+    options: &SimulateOptions,
+    rng: &mut dyn RngCore,
+) -> Result<SimulationReport, CollectError> {
     let n = oracle.n;
     check(options, n)?;
     let (groups, pi) = population(prior, options);
@@ -277,19 +365,31 @@ pub fn simulate_oracle(oracle: &FrequencyOracle, prior: &[f64], options: &Simula
     let r = options.noncompliance;
     for t in 0..options.trials {
         if options.deadline.is_some_and(|d| Instant::now() > d) {
-            warnings.push(format!("time limit reached: {t} of {} trials run", options.trials));
+            warnings.push(format!(
+                "time limit reached: {t} of {} trials run",
+                options.trials
+            ));
             break;
         }
         let nx = composition(&groups, options.sampling, rng);
         // A non-compliant user supports each symbol with probability 1/2 (random bits) or
         // 1/g (a random bucket) whatever its value.
-        let noise = if oracle.spec == OracleSpec::Olh { 1.0 / oracle.g as f64 } else { 0.5 };
+        let noise = if oracle.spec == OracleSpec::Olh {
+            1.0 / oracle.g as f64
+        } else {
+            0.5
+        };
         let (pv, qv) = ((1.0 - r) * p + r * noise, (1.0 - r) * q + r * noise);
         let support: Vec<u64> = (0..n)
             .map(|v| binomial(nx[v], pv, rng) + binomial(users - nx[v], qv, rng))
             .collect();
         let est = oracle.estimate(&support, users);
-        samples.push(est.iter().zip(&nx).map(|(e, k)| (e - *k as f64 / nu).powi(2)).sum::<f64>());
+        samples.push(
+            est.iter()
+                .zip(&nx)
+                .map(|(e, k)| (e - *k as f64 / nu).powi(2))
+                .sum::<f64>(),
+        );
         trials = t + 1;
         if let Some(cb) = options.progress {
             cb(trials);
@@ -297,6 +397,12 @@ pub fn simulate_oracle(oracle: &FrequencyOracle, prior: &[f64], options: &Simula
     }
     let analytic: f64 = pi.iter().map(|f| oracle.variance(*f, nu)).sum();
     let empirical = Interval::of_mean(&samples, options.level);
-    let metric = Metric { name: "frequency-mse".into(), estimator: oracle.name().into(), empirical, analytic: Some(analytic), agrees: Some(empirical.contains(analytic)) };
+    let metric = Metric {
+        name: "frequency-mse".into(),
+        estimator: oracle.name().into(),
+        empirical,
+        analytic: Some(analytic),
+        agrees: Some(empirical.contains(analytic)),
+    };
     finish(users, trials, vec![metric], warnings, options)
 }

@@ -132,7 +132,9 @@ pub fn project_to_simplex(v: &[f64]) -> Vec<f64> {
 
 /// The channel as an `n x m` matrix.
 pub fn matrix(channel: &Channel) -> DMatrix<f64> {
-    DMatrix::from_fn(channel.inputs(), channel.outputs(), |x, y| channel.get(x, y))
+    DMatrix::from_fn(channel.inputs(), channel.outputs(), |x, y| {
+        channel.get(x, y)
+    })
 }
 
 /// The generalized (Moore-Penrose) inverse `Q^+` (`m x n`) and the rank of `Q`. For a square

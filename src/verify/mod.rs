@@ -7,10 +7,10 @@ mod sweep;
 pub mod theorems;
 
 pub use crate::problem::SweepSpec;
+pub(crate) use registry::{hadamard_block, mangat_rows, truncated_geometric_rows};
 pub use registry::{
     krr, mimo_lip_rows, tight_constraints_rows, Candidate, Entry, Setting, REGISTRY,
 };
-pub(crate) use registry::{hadamard_block, mangat_rows, truncated_geometric_rows};
 pub use sweep::{sweep, SweepError, SweepReport};
 
 use crate::channel::Channel;

@@ -30,7 +30,12 @@ pub struct EstimateArgs {
     #[arg(long)]
     column: Option<String>,
     /// Estimators to run (repeat or separate by commas).
-    #[arg(long = "estimator", value_enum, value_delimiter = ',', default_value = "inversion")]
+    #[arg(
+        long = "estimator",
+        value_enum,
+        value_delimiter = ',',
+        default_value = "inversion"
+    )]
     estimators: Vec<EstimatorSpec>,
     /// What to estimate: `frequencies`, `mean`, `sum` or `range:FROM..TO` (repeat or separate
     /// by commas).
@@ -76,10 +81,16 @@ pub fn run(args: EstimateArgs) -> Result<u8> {
     let report = match &mechanism {
         Mechanism::Channel(model) => {
             let counts = match (&args.counts, &args.reports) {
-                (Some(path), _) => read_counts(open(path, "estimate", start, args.time_limit)?, model)?,
+                (Some(path), _) => {
+                    read_counts(open(path, "estimate", start, args.time_limit)?, model)?
+                }
                 (None, Some(path)) => {
                     let (path, _spool) = materialize(path)?;
-                    count_reports(open(&path, "estimate", start, args.time_limit)?, model, &format)?
+                    count_reports(
+                        open(&path, "estimate", start, args.time_limit)?,
+                        model,
+                        &format,
+                    )?
                 }
                 (None, None) => unreachable!("clap requires reports or counts"),
             };
@@ -99,8 +110,11 @@ pub fn run(args: EstimateArgs) -> Result<u8> {
                 ));
             };
             let (path, _spool) = materialize(path)?;
-            let (support, users) =
-                count_oracle_reports(open(&path, "estimate", start, args.time_limit)?, oracle, &format)?;
+            let (support, users) = count_oracle_reports(
+                open(&path, "estimate", start, args.time_limit)?,
+                oracle,
+                &format,
+            )?;
             EstimateReport {
                 users,
                 estimates: oracle_estimates(oracle, domain, &support, users, &queries, args.level)?,
@@ -139,7 +153,10 @@ fn table(r: &EstimateReport) -> String {
     for e in &r.estimates {
         match (&e.estimate, e.interval) {
             (Some(i), Some(kind)) => {
-                let kind = serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
+                let kind = serde_json::to_value(kind)
+                    .ok()
+                    .and_then(|v| v.as_str().map(String::from))
+                    .unwrap_or_default();
                 let _ = writeln!(
                     s,
                     "{:<16} {:<24} {:>13.6} {:>12.3e} {:>13.6} {:>13.6}  {kind}",

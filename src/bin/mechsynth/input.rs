@@ -24,7 +24,8 @@ pub fn materialize(input: &Path) -> Result<(PathBuf, Option<TempFile>)> {
     }
     let path = std::env::temp_dir().join(format!("mechsynth-stdin-{}", std::process::id()));
     let guard = TempFile(path.clone());
-    let mut file = File::create(&path).with_context(|| format!("cannot write {}", path.display()))?;
+    let mut file =
+        File::create(&path).with_context(|| format!("cannot write {}", path.display()))?;
     std::io::copy(&mut std::io::stdin().lock(), &mut file).context("cannot read standard input")?;
     Ok((path, Some(guard)))
 }

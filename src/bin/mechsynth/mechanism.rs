@@ -51,11 +51,10 @@ impl Mechanism {
 }
 
 fn load_domain(path: &Path) -> Result<Domain> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    let value: toml::Table = toml::from_str(&text).map_err(|e| {
-        UsageError(format!("cannot parse {}: {e}", path.display()))
-    })?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let value: toml::Table = toml::from_str(&text)
+        .map_err(|e| UsageError(format!("cannot parse {}: {e}", path.display())))?;
     let Some(domain) = value.get("domain") else {
         bail!(UsageError(format!(
             "invalid `--domain` = {}: the file has no [domain] table",

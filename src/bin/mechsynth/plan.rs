@@ -68,7 +68,9 @@ pub fn run(args: PlanArgs) -> Result<u8> {
         (Some(path), _) => Some(Model::load(path)?),
         (None, Some(spec)) => {
             let Some(eps) = args.epsilon else {
-                bail!(UsageError("a --baseline to plan for needs --epsilon".into()));
+                bail!(UsageError(
+                    "a --baseline to plan for needs --epsilon".into()
+                ));
             };
             Some(Model::baseline(spec, domain_args.baseline_domain()?, eps)?)
         }
@@ -86,11 +88,22 @@ pub fn run(args: PlanArgs) -> Result<u8> {
             let symbol = domain
                 .index_of(s)
                 .or_else(|| s.parse().ok().filter(|i| *i < domain.size()))
-                .ok_or_else(|| UsageError(format!("invalid `--symbol` = {s}: not a label or index of the domain")))?;
+                .ok_or_else(|| {
+                    UsageError(format!(
+                        "invalid `--symbol` = {s}: not a label or index of the domain"
+                    ))
+                })?;
             PlanTarget::Prevalence { symbol }
         }
     };
-    let report = plan(model.as_ref(), &domain, target, args.rmse, args.users, args.epsilon)?;
+    let report = plan(
+        model.as_ref(),
+        &domain,
+        target,
+        args.rmse,
+        args.users,
+        args.epsilon,
+    )?;
     let text = match args.format {
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
         Format::Table => table(&report),
@@ -109,9 +122,18 @@ fn table(r: &PlanReport) -> String {
     let mut s = format!(
         "target RMSE {} ({}){}\n{:<32} {:>10} {:>10} {:>14} {:>14} {:>12}\n",
         r.rmse,
-        serde_json::to_value(r.target).ok().and_then(|v| v.get("kind").and_then(|k| k.as_str().map(String::from))).unwrap_or_default(),
-        r.users.map_or(String::new(), |n| format!(" with {n} users")),
-        "mechanism", "epsilon", "ldp", "per-user var", "users needed", "rmse at N"
+        serde_json::to_value(r.target)
+            .ok()
+            .and_then(|v| v.get("kind").and_then(|k| k.as_str().map(String::from)))
+            .unwrap_or_default(),
+        r.users
+            .map_or(String::new(), |n| format!(" with {n} users")),
+        "mechanism",
+        "epsilon",
+        "ldp",
+        "per-user var",
+        "users needed",
+        "rmse at N"
     );
     for row in &r.rows {
         let _ = writeln!(
@@ -130,7 +152,8 @@ fn table(r: &PlanReport) -> String {
 
 fn csv(r: &PlanReport) -> String {
     use std::fmt::Write;
-    let mut s = String::from("mechanism,epsilon,ldp,per_user_variance,users_needed,rmse_at_users\n");
+    let mut s =
+        String::from("mechanism,epsilon,ldp,per_user_variance,users_needed,rmse_at_users\n");
     for row in &r.rows {
         let f = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v:?}"));
         let _ = writeln!(

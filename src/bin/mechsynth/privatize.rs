@@ -95,7 +95,8 @@ pub fn run(args: PrivatizeArgs) -> Result<u8> {
                 .with_context(|| format!("cannot write {}", tmp.display()))?;
             let mut w = BufWriter::with_capacity(1 << 20, file);
             let summary = pass(&args, &mechanism, &input, Some(&mut w), &mut rng, start)?;
-            w.flush().with_context(|| format!("cannot write {}", tmp.display()))?;
+            w.flush()
+                .with_context(|| format!("cannot write {}", tmp.display()))?;
             drop(w);
             no_records(&summary, &args.input)?;
             std::fs::rename(&tmp, out)
@@ -106,7 +107,10 @@ pub fn run(args: PrivatizeArgs) -> Result<u8> {
         }
         None => {
             // Check every record first, so that a bad record leaves stdout empty.
-            no_records(&pass(&args, &mechanism, &input, None, &mut rng, start)?, &args.input)?;
+            no_records(
+                &pass(&args, &mechanism, &input, None, &mut rng, start)?,
+                &args.input,
+            )?;
             let stdout = std::io::stdout();
             let mut w = BufWriter::with_capacity(1 << 20, stdout.lock());
             let summary = pass(&args, &mechanism, &input, Some(&mut w), &mut rng, start)?;

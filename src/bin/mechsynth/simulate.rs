@@ -30,7 +30,12 @@ pub struct SimulateArgs {
     #[arg(long, value_enum, default_value = "iid")]
     sampling: Sampling,
     /// Estimators whose error is measured (repeat or separate by commas).
-    #[arg(long = "estimator", value_enum, value_delimiter = ',', default_value = "inversion")]
+    #[arg(
+        long = "estimator",
+        value_enum,
+        value_delimiter = ',',
+        default_value = "inversion"
+    )]
     estimators: Vec<EstimatorSpec>,
     /// Per-user priors: a CSV of `users,p_0,...,p_{n-1}` lines, one per group of users
     /// (replaces --users).
@@ -51,7 +56,8 @@ pub struct SimulateArgs {
 }
 
 fn read_groups(path: &Path, n: usize) -> Result<Vec<UserGroup>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut groups = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -59,7 +65,13 @@ fn read_groups(path: &Path, n: usize) -> Result<Vec<UserGroup>> {
             continue;
         }
         let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-        let bad = |reason: &str| UsageError(format!("{} line {}: `{line}`: {reason}", path.display(), i + 1));
+        let bad = |reason: &str| {
+            UsageError(format!(
+                "{} line {}: `{line}`: {reason}",
+                path.display(),
+                i + 1
+            ))
+        };
         let Ok(users) = fields[0].parse::<u64>() else {
             if groups.is_empty() && i == 0 {
                 continue; // a header line
@@ -72,12 +84,17 @@ fn read_groups(path: &Path, n: usize) -> Result<Vec<UserGroup>> {
             .collect::<Result<_, _>>()
             .map_err(|_| bad("the prior must be numbers"))?;
         if prior.len() != n {
-            bail!(bad(&format!("expected {n} prior entries after the number of users")));
+            bail!(bad(&format!(
+                "expected {n} prior entries after the number of users"
+            )));
         }
         groups.push(UserGroup { users, prior });
     }
     if groups.is_empty() {
-        bail!(UsageError(format!("invalid `--priors` = {}: no groups", path.display())));
+        bail!(UsageError(format!(
+            "invalid `--priors` = {}: no groups",
+            path.display()
+        )));
     }
     Ok(groups)
 }
@@ -86,7 +103,10 @@ fn read_groups(path: &Path, n: usize) -> Result<Vec<UserGroup>> {
 pub fn run(args: SimulateArgs) -> Result<u8> {
     check_time_limit(args.time_limit)?;
     if !(args.level > 0.0 && args.level < 1.0) {
-        bail!(UsageError(format!("invalid `--level` = {}: must be in (0, 1)", args.level)));
+        bail!(UsageError(format!(
+            "invalid `--level` = {}: must be in (0, 1)",
+            args.level
+        )));
     }
     let start = Instant::now();
     let mechanism = args.mechanism.load()?;
@@ -97,9 +117,14 @@ pub fn run(args: SimulateArgs) -> Result<u8> {
     let last = std::cell::Cell::new(start);
     let total = args.trials;
     let progress = |done: usize| {
-        if start.elapsed() > Duration::from_secs(2) && last.get().elapsed() > Duration::from_millis(500) {
+        if start.elapsed() > Duration::from_secs(2)
+            && last.get().elapsed() > Duration::from_millis(500)
+        {
             last.set(Instant::now());
-            eprintln!("[{:>6.1} s] simulate: {done} of {total} trials", start.elapsed().as_secs_f64());
+            eprintln!(
+                "[{:>6.1} s] simulate: {done} of {total} trials",
+                start.elapsed().as_secs_f64()
+            );
         }
     };
     let options = SimulateOptions {
@@ -116,7 +141,9 @@ pub fn run(args: SimulateArgs) -> Result<u8> {
     let mut rng = seeded_rng(args.seed);
     let report = match &mechanism {
         Mechanism::Channel(model) => simulate(model, &options, &mut rng)?,
-        Mechanism::Oracle(oracle, domain) => simulate_oracle(oracle, domain.prior(), &options, &mut rng)?,
+        Mechanism::Oracle(oracle, domain) => {
+            simulate_oracle(oracle, domain.prior(), &options, &mut rng)?
+        }
     };
     for w in &report.warnings {
         eprintln!("warning: {w}");

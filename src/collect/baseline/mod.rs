@@ -110,7 +110,10 @@ impl BaselineSpec {
 }
 
 /// Wrap rows computed by a closed form as a validated channel.
-pub(crate) fn wrap(rows: Vec<Vec<f64>>, labels: Option<Vec<String>>) -> Result<BaselineChannel, CollectError> {
+pub(crate) fn wrap(
+    rows: Vec<Vec<f64>>,
+    labels: Option<Vec<String>>,
+) -> Result<BaselineChannel, CollectError> {
     Ok(BaselineChannel {
         channel: Channel::new(rows)?,
         output_labels: labels,

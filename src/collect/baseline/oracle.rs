@@ -162,7 +162,9 @@ impl FrequencyOracle {
                 if text.len() != self.n || !text.bytes().all(|b| b == b'0' || b == b'1') {
                     return Err(bad(format!("expected {} bits of 0 and 1", self.n)));
                 }
-                Ok(OracleReport::Bits(text.bytes().map(|b| b == b'1').collect()))
+                Ok(OracleReport::Bits(
+                    text.bytes().map(|b| b == b'1').collect(),
+                ))
             }
             OracleSpec::Olh => {
                 let parsed = text.split_once(':').and_then(|(s, b)| {
@@ -172,7 +174,10 @@ impl FrequencyOracle {
                     Some((seed, bucket)) if bucket < self.g => {
                         Ok(OracleReport::Hashed { seed, bucket })
                     }
-                    _ => Err(bad(format!("expected `seed:bucket` with a hex seed and a bucket below {}", self.g))),
+                    _ => Err(bad(format!(
+                        "expected `seed:bucket` with a hex seed and a bucket below {}",
+                        self.g
+                    ))),
                 }
             }
         }
@@ -212,7 +217,10 @@ pub fn oracle_estimates(
     }
     let n = users as f64;
     let f = oracle.estimate(support, users);
-    let var: Vec<f64> = f.iter().map(|v| oracle.variance(v.clamp(0.0, 1.0), n)).collect();
+    let var: Vec<f64> = f
+        .iter()
+        .map(|v| oracle.variance(v.clamp(0.0, 1.0), n))
+        .collect();
     let model = crate::collect::Model::new(
         crate::channel::Channel::new(vec![vec![1.0]; domain.size()])?,
         domain.clone(),

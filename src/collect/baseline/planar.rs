@@ -65,8 +65,13 @@ impl PlanarLaplace {
             cuts.sort_by(f64::total_cmp);
             cuts.push(f64::INFINITY);
             for w in cuts.windows(2) {
-                let mid = if w[1].is_infinite() { w[0] + 1.0 } else { 0.5 * (w[0] + w[1]) };
-                let cell = snap(r0 as f64 + mid * dr, rows) * cols + snap(c0 as f64 + mid * dc, cols);
+                let mid = if w[1].is_infinite() {
+                    w[0] + 1.0
+                } else {
+                    0.5 * (w[0] + w[1])
+                };
+                let cell =
+                    snap(r0 as f64 + mid * dr, rows) * cols + snap(c0 as f64 + mid * dc, cols);
                 out[cell] += weight * (cdf(w[1]) - cdf(w[0]));
             }
         }
@@ -85,7 +90,11 @@ impl Baseline for PlanarLaplace {
     }
     fn channel(&self, domain: &Domain, eps: f64) -> Result<BaselineChannel, CollectError> {
         let Positions::Grid { rows, cols } = *domain.positions() else {
-            return Err(CollectError::invalid("--baseline", "planar-laplace", "needs a grid domain"));
+            return Err(CollectError::invalid(
+                "--baseline",
+                "planar-laplace",
+                "needs a grid domain",
+            ));
         };
         let rows_q = (0..rows * cols)
             .map(|x| self.row(rows, cols, x / cols, x % cols, eps))

@@ -43,10 +43,9 @@ impl Dense {
 
     fn lambda(&self, pi: &[f64], lambda: &mut [f64]) {
         lambda.fill(0.0);
-        for x in 0..self.n {
-            let row = &self.q[x * self.m..(x + 1) * self.m];
+        for (row, p) in self.q.chunks_exact(self.m).zip(pi) {
             for (l, q) in lambda.iter_mut().zip(row) {
-                *l += pi[x] * q;
+                *l += p * q;
             }
         }
     }
@@ -78,7 +77,10 @@ impl Dense {
 }
 
 fn max_change(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
 }
 
 /// Maximize `sum_y c_y ln (Q^T pi)_y` over distributions `pi`.
@@ -160,7 +162,10 @@ impl Estimator for EmEstimator {
         if !r.converged {
             return Err(CollectError::NotEstimable {
                 what: "the EM estimate".into(),
-                reason: format!("EM did not converge to {:e} in {} steps", self.tolerance, r.iterations),
+                reason: format!(
+                    "EM did not converge to {:e} in {} steps",
+                    self.tolerance, r.iterations
+                ),
             });
         }
         Ok(r.frequencies)

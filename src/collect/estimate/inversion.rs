@@ -18,7 +18,8 @@ pub struct Inversion {
 
 impl Inversion {
     fn inverse(&self, model: &Model) -> &(DMatrix<f64>, usize) {
-        self.cache.get_or_init(|| generalized_inverse(&model.channel))
+        self.cache
+            .get_or_init(|| generalized_inverse(&model.channel))
     }
 
     /// `v` with `Q v = w` (minimum norm), or why there is none.
@@ -49,7 +50,12 @@ impl Inversion {
 
     /// The covariance of the frequency estimate under multinomial reports with output
     /// distribution `lambda`: `G^T (diag lambda - lambda lambda^T) G / users` with `G = Q^+`.
-    pub fn covariance(&self, model: &Model, lambda: &[f64], users: f64) -> Result<DMatrix<f64>, CollectError> {
+    pub fn covariance(
+        &self,
+        model: &Model,
+        lambda: &[f64],
+        users: f64,
+    ) -> Result<DMatrix<f64>, CollectError> {
         let n = model.inputs();
         if self.rank(model) < n {
             return Err(singular(model, self.rank(model)));
@@ -70,7 +76,10 @@ impl Inversion {
 fn singular(model: &Model, rank: usize) -> CollectError {
     CollectError::NotEstimable {
         what: "the frequencies".into(),
-        reason: format!("the channel has rank {rank} < {} inputs (singular)", model.inputs()),
+        reason: format!(
+            "the channel has rank {rank} < {} inputs (singular)",
+            model.inputs()
+        ),
     }
 }
 

@@ -168,12 +168,18 @@ impl Query {
                         .index_of(s)
                         .or_else(|| s.parse::<usize>().ok().filter(|i| *i < n))
                         .ok_or_else(|| {
-                            CollectError::invalid("--query", format!("range:{from}..{to}"), format!("`{s}` is not a symbol label or index"))
+                            CollectError::invalid(
+                                "--query",
+                                format!("range:{from}..{to}"),
+                                format!("`{s}` is not a symbol label or index"),
+                            )
                         })
                 };
                 let (a, b) = (find(from)?, find(to)?);
                 let (a, b) = (a.min(b), a.max(b));
-                let w = (0..n).map(|k| if (a..=b).contains(&k) { 1.0 } else { 0.0 }).collect();
+                let w = (0..n)
+                    .map(|k| if (a..=b).contains(&k) { 1.0 } else { 0.0 })
+                    .collect();
                 vec![(format!("range[{}..{}]", labels[a], labels[b]), w, false)]
             }
         })
@@ -245,14 +251,22 @@ pub fn estimate(
     rng: &mut dyn RngCore,
 ) -> Result<EstimateReport, CollectError> {
     if counts.len() != model.outputs() {
-        return Err(CollectError::invalid("counts", counts.len(), format!("expected one count per output ({})", model.outputs())));
+        return Err(CollectError::invalid(
+            "counts",
+            counts.len(),
+            format!("expected one count per output ({})", model.outputs()),
+        ));
     }
     let users: u64 = counts.iter().sum();
     if users == 0 {
         return Err(CollectError::invalid("counts", 0, "there are no reports"));
     }
     if !(options.level > 0.0 && options.level < 1.0) {
-        return Err(CollectError::invalid("--level", options.level, "must be in (0, 1)"));
+        return Err(CollectError::invalid(
+            "--level",
+            options.level,
+            "must be in (0, 1)",
+        ));
     }
     let mut warnings = Vec::new();
     let impossible: Vec<&str> = (0..model.outputs())
@@ -260,7 +274,11 @@ pub fn estimate(
         .map(|y| model.output_labels[y].as_str())
         .collect();
     if !impossible.is_empty() {
-        return Err(CollectError::invalid("counts", impossible.join(", "), "the channel never produces these outputs"));
+        return Err(CollectError::invalid(
+            "counts",
+            impossible.join(", "),
+            "the channel never produces these outputs",
+        ));
     }
     let n = users as f64;
     let c: Vec<f64> = counts.iter().map(|&k| k as f64 / n).collect();
@@ -290,7 +308,11 @@ pub fn estimate(
             let scale = if *scaled { n } else { 1.0 };
             let (estimate, kind) = match est.linear(model, &c, n, w) {
                 Some(Ok(l)) => (
-                    Some(Interval::normal(l.value * scale, l.std_error * scale, options.level)),
+                    Some(Interval::normal(
+                        l.value * scale,
+                        l.std_error * scale,
+                        options.level,
+                    )),
                     Some(l.kind),
                 ),
                 Some(Err(e)) => {
@@ -299,10 +321,15 @@ pub fn estimate(
                 }
                 None => match &point {
                     Ok(pi) => {
-                        let reps = replicates.get_or_insert_with(|| bootstrap(est.as_ref(), model, &c, users, options.bootstrap, rng));
+                        let reps = replicates.get_or_insert_with(|| {
+                            bootstrap(est.as_ref(), model, &c, users, options.bootstrap, rng)
+                        });
                         let value = dot(pi, w) * scale;
                         let samples: Vec<f64> = reps.iter().map(|r| dot(r, w) * scale).collect();
-                        (Some(bootstrap_interval(value, &samples, options.level)), Some(IntervalKind::Bootstrap))
+                        (
+                            Some(bootstrap_interval(value, &samples, options.level)),
+                            Some(IntervalKind::Bootstrap),
+                        )
                     }
                     Err(_) => (None, None),
                 },
@@ -351,7 +378,12 @@ pub fn bootstrap(
 /// The point estimate with the bootstrap standard deviation and percentile interval.
 pub fn bootstrap_interval(value: f64, samples: &[f64], level: f64) -> Interval {
     if samples.len() < 2 {
-        return Interval { value, std_error: f64::NAN, low: f64::NAN, high: f64::NAN };
+        return Interval {
+            value,
+            std_error: f64::NAN,
+            low: f64::NAN,
+            high: f64::NAN,
+        };
     }
     let (_, var) = super::stats::mean_var(samples);
     Interval {

@@ -32,13 +32,15 @@ pub fn posterior_moments(model: &Model, w: &[f64]) -> Vec<(f64, f64)> {
 impl PosteriorMean {
     fn impossible(model: &Model, c: &[f64]) -> Option<CollectError> {
         let lambda = model.channel.output_marginal(model.domain.prior());
-        (0..c.len()).find(|&y| c[y] > 0.0 && lambda[y] <= 0.0).map(|y| {
-            CollectError::invalid(
+        (0..c.len())
+            .find(|&y| c[y] > 0.0 && lambda[y] <= 0.0)
+            .map(|y| {
+                CollectError::invalid(
                 "counts",
                 &model.output_labels[y],
                 "this output has probability 0 under the domain prior; the posterior is undefined",
             )
-        })
+            })
     }
 }
 

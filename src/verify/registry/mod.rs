@@ -8,15 +8,15 @@ use crate::privacy::PrivacySpec;
 mod binary;
 mod multi;
 
+pub(crate) use binary::mangat_rows;
 use binary::{
     binary_ldp_mmse, binary_lip, binary_lip_mae, bp_lip_binary, context_binary, mangat, warner,
 };
+pub(crate) use multi::{hadamard_block, truncated_geometric_rows};
 use multi::{
     hadamard_blocks, hadamard_high_low, k_rr, max_leakage_hamming, mimo_ldp, mimo_lip,
     tight_constraints, truncated_geometric,
 };
-pub(crate) use binary::mangat_rows;
-pub(crate) use multi::{hadamard_block, truncated_geometric_rows};
 pub use multi::{krr, mimo_lip_rows, tight_constraints_rows};
 
 /// What a published mechanism claims for one problem.

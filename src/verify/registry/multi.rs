@@ -116,8 +116,7 @@ pub(super) fn tight_constraints(s: &Setting) -> Option<Candidate> {
 
 /// The truncated geometric mechanism on `0..n-1` (n >= 2): `Q[x][y]` proportional to
 /// `e^{-eps |x - y|}`, with the tails of the two-sided geometric folded onto `0` and `n - 1`.
-pub(crate) fn truncated_geometric_rows(n: usize, eps: f64) -> Vec<Vec<f64>>
-{
+pub(crate) fn truncated_geometric_rows(n: usize, eps: f64) -> Vec<Vec<f64>> {
     let a = (-eps).exp();
     (0..n)
         .map(|x| {
