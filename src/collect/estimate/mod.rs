@@ -8,17 +8,21 @@
 //! estimator is rerun, and the standard deviation and percentile interval of the replicates
 //! are reported.
 
+mod bootstrap;
 mod em;
 mod inversion;
 mod posterior;
 mod projected;
+mod query;
 
+pub use bootstrap::{bootstrap, bootstrap_interval};
 pub use em::{em, EmEstimator, EmResult, EM_MAX_ITERATIONS, EM_TOLERANCE};
 pub use inversion::Inversion;
 pub use posterior::{posterior_moments, PosteriorMean};
 pub use projected::ProjectedInversion;
+pub use query::Query;
 
-use super::stats::{multinomial, quantile, Interval};
+use super::stats::Interval;
 use super::{CollectError, Model};
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
@@ -101,88 +105,6 @@ impl EstimatorSpec {
             EstimatorSpec::Em => Box::new(EmEstimator::default()),
             EstimatorSpec::PosteriorMean => Box::new(PosteriorMean),
         }
-    }
-}
-
-/// What to estimate.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind")]
-pub enum Query {
-    /// The frequency of every input symbol.
-    Frequencies,
-    /// The mean of the domain's values over users.
-    Mean,
-    /// The sum of the domain's values over users.
-    Sum,
-    /// The total frequency of the symbols `from..=to` (labels or indices, in domain order).
-    Range {
-        /// First symbol.
-        from: String,
-        /// Last symbol.
-        to: String,
-    },
-}
-
-impl Query {
-    /// Parse `frequencies`, `mean`, `sum` or `range:FROM..TO`.
-    pub fn parse(text: &str) -> Result<Query, CollectError> {
-        match text {
-            "frequencies" => Ok(Query::Frequencies),
-            "mean" => Ok(Query::Mean),
-            "sum" => Ok(Query::Sum),
-            _ => {
-                let range = text.strip_prefix("range:").and_then(|r| r.split_once(".."));
-                match range {
-                    Some((a, b)) => Ok(Query::Range {
-                        from: a.to_string(),
-                        to: b.to_string(),
-                    }),
-                    None => Err(CollectError::invalid(
-                        "--query",
-                        text,
-                        "expected `frequencies`, `mean`, `sum` or `range:FROM..TO`",
-                    )),
-                }
-            }
-        }
-    }
-
-    /// The linear queries it stands for: `(name, weights, scale by the number of users)`.
-    pub fn expand(&self, model: &Model) -> Result<Vec<(String, Vec<f64>, bool)>, CollectError> {
-        let n = model.inputs();
-        let labels = model.domain.labels();
-        Ok(match self {
-            Query::Frequencies => (0..n)
-                .map(|k| {
-                    let mut w = vec![0.0; n];
-                    w[k] = 1.0;
-                    (format!("frequency[{}]", labels[k]), w, false)
-                })
-                .collect(),
-            Query::Mean => vec![("mean".into(), model.values(), false)],
-            Query::Sum => vec![("sum".into(), model.values(), true)],
-            Query::Range { from, to } => {
-                let find = |s: &str| {
-                    model
-                        .domain
-                        .index_of(s)
-                        .or_else(|| s.parse::<usize>().ok().filter(|i| *i < n))
-                        .ok_or_else(|| {
-                            CollectError::invalid(
-                                "--query",
-                                format!("range:{from}..{to}"),
-                                format!("`{s}` is not a symbol label or index"),
-                            )
-                        })
-                };
-                let (a, b) = (find(from)?, find(to)?);
-                let (a, b) = (a.min(b), a.max(b));
-                let w = (0..n)
-                    .map(|k| if (a..=b).contains(&k) { 1.0 } else { 0.0 })
-                    .collect();
-                vec![(format!("range[{}..{}]", labels[a], labels[b]), w, false)]
-            }
-        })
     }
 }
 
@@ -355,41 +277,4 @@ pub fn estimate(
 /// `sum_i a_i b_i`.
 pub fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
-}
-
-/// Frequencies re-estimated on `replicates` parametric bootstrap samples of the counts.
-pub fn bootstrap(
-    est: &dyn Estimator,
-    model: &Model,
-    c: &[f64],
-    users: u64,
-    replicates: usize,
-    rng: &mut dyn RngCore,
-) -> Vec<Vec<f64>> {
-    (0..replicates)
-        .filter_map(|_| {
-            let counts = multinomial(users, c, rng);
-            let cb: Vec<f64> = counts.iter().map(|&k| k as f64 / users as f64).collect();
-            est.frequencies(model, &cb).ok()
-        })
-        .collect()
-}
-
-/// The point estimate with the bootstrap standard deviation and percentile interval.
-pub fn bootstrap_interval(value: f64, samples: &[f64], level: f64) -> Interval {
-    if samples.len() < 2 {
-        return Interval {
-            value,
-            std_error: f64::NAN,
-            low: f64::NAN,
-            high: f64::NAN,
-        };
-    }
-    let (_, var) = super::stats::mean_var(samples);
-    Interval {
-        value,
-        std_error: var.sqrt(),
-        low: quantile(samples, (1.0 - level) / 2.0),
-        high: quantile(samples, (1.0 + level) / 2.0),
-    }
 }

@@ -16,11 +16,17 @@
 //!
 //! An analytic value outside the empirical interval is flagged.
 
-use super::baseline::oracle::{FrequencyOracle, OracleSpec};
+mod oracle;
+mod population;
+
+pub use oracle::simulate_oracle;
+pub use population::inversion_covariance;
+use population::{check, composition, population};
+
 use super::estimate::{dot, EstimatorSpec};
-use super::stats::{binomial, generalized_inverse, matrix, multinomial_into, Interval};
+use super::stats::{multinomial_into, Interval};
 use super::{CollectError, Model};
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DVector;
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -92,92 +98,6 @@ pub struct SimulationReport {
     pub metrics: Vec<Metric>,
     /// Notes: stopped early, disagreements, non-compliance.
     pub warnings: Vec<String>,
-}
-
-fn check(options: &SimulateOptions, n: usize) -> Result<(), CollectError> {
-    if options.users == 0 || options.trials < 2 {
-        return Err(CollectError::invalid(
-            "--users/--trials",
-            format!("{}/{}", options.users, options.trials),
-            "need at least 1 user and 2 trials",
-        ));
-    }
-    if !(0.0..=1.0).contains(&options.noncompliance) {
-        return Err(CollectError::invalid(
-            "--noncompliance",
-            options.noncompliance,
-            "must be a rate in [0, 1]",
-        ));
-    }
-    for (i, g) in options.groups.iter().enumerate() {
-        crate::domain::validate_prior(&format!("priors[{i}]"), &g.prior, n)?;
-    }
-    Ok(())
-}
-
-/// The population prior: the domain's, or the groups' weighted average.
-fn population(model_prior: &[f64], options: &SimulateOptions) -> (Vec<UserGroup>, Vec<f64>) {
-    if options.groups.is_empty() {
-        let g = UserGroup {
-            users: options.users,
-            prior: model_prior.to_vec(),
-        };
-        return (vec![g], model_prior.to_vec());
-    }
-    let total: u64 = options.groups.iter().map(|g| g.users).sum();
-    let pi = (0..model_prior.len())
-        .map(|x| {
-            options
-                .groups
-                .iter()
-                .map(|g| g.users as f64 * g.prior[x])
-                .sum::<f64>()
-                / total as f64
-        })
-        .collect();
-    (options.groups.clone(), pi)
-}
-
-/// Largest-remainder rounding of `total * p`.
-fn fixed_counts(total: u64, p: &[f64]) -> Vec<u64> {
-    let raw: Vec<f64> = p.iter().map(|v| v * total as f64).collect();
-    let mut out: Vec<u64> = raw.iter().map(|v| v.floor() as u64).collect();
-    let mut order: Vec<usize> = (0..p.len()).collect();
-    order.sort_by(|&a, &b| (raw[b] - raw[b].floor()).total_cmp(&(raw[a] - raw[a].floor())));
-    let short = total.saturating_sub(out.iter().sum());
-    for &i in order.iter().cycle().take(short as usize) {
-        out[i] += 1;
-    }
-    out
-}
-
-/// The composition of one trial.
-fn composition(groups: &[UserGroup], sampling: Sampling, rng: &mut dyn RngCore) -> Vec<u64> {
-    let mut nx = vec![0u64; groups[0].prior.len()];
-    for g in groups {
-        match sampling {
-            Sampling::Iid => multinomial_into(g.users, &g.prior, rng, &mut nx),
-            Sampling::Fixed => fixed_counts(g.users, &g.prior)
-                .iter()
-                .zip(nx.iter_mut())
-                .for_each(|(a, b)| *b += a),
-        }
-    }
-    nx
-}
-
-/// Analytic covariance of the inversion estimate around the realized composition, for
-/// composition `pi` and `users` users: `G^T (diag lambda - Q^T diag(pi) Q) G / users`.
-pub fn inversion_covariance(model: &Model, pi: &[f64], users: f64) -> Option<DMatrix<f64>> {
-    let (g, rank) = generalized_inverse(&model.channel);
-    if rank < model.inputs() {
-        return None;
-    }
-    let q = matrix(&model.channel);
-    let lambda = model.channel.output_marginal(pi);
-    let s = DMatrix::from_diagonal(&DVector::from_vec(lambda))
-        - q.transpose() * DMatrix::from_diagonal(&DVector::from_column_slice(pi)) * &q;
-    Some(g.transpose() * s * g / users)
 }
 
 /// Run the simulation for a channel.
@@ -311,7 +231,7 @@ pub fn simulate(
     finish(users, trials, metrics, warnings, options)
 }
 
-fn finish(
+pub(crate) fn finish(
     users: u64,
     trials: usize,
     metrics: Vec<Metric>,
@@ -340,69 +260,4 @@ fn finish(
         metrics,
         warnings,
     })
-}
-
-/// Run the simulation for a frequency oracle with the domain prior (`frequency-mse` of its
-/// unbiased estimator against `oracle-mse`). Unary encodings draw each symbol's support count
-/// exactly (`Bin(N_v, p) + Bin(N - N_v, q)`, independent across symbols); OLH's supports are
-/// drawn from the same exact marginals, but OLH's supports of different symbols are only
-/// uncorrelated, not independent, so its trial-to-trial spread (not its mean) is approximate.
-pub fn simulate_oracle(
-    oracle: &FrequencyOracle,
-    prior: &[f64],
-    options: &SimulateOptions,
-    rng: &mut dyn RngCore,
-) -> Result<SimulationReport, CollectError> {
-    let n = oracle.n;
-    check(options, n)?;
-    let (groups, pi) = population(prior, options);
-    let users: u64 = groups.iter().map(|g| g.users).sum();
-    let nu = users as f64;
-    let mut samples = Vec::with_capacity(options.trials);
-    let mut warnings = Vec::new();
-    let mut trials = 0;
-    let (p, q) = (oracle.p, oracle.q);
-    let r = options.noncompliance;
-    for t in 0..options.trials {
-        if options.deadline.is_some_and(|d| Instant::now() > d) {
-            warnings.push(format!(
-                "time limit reached: {t} of {} trials run",
-                options.trials
-            ));
-            break;
-        }
-        let nx = composition(&groups, options.sampling, rng);
-        // A non-compliant user supports each symbol with probability 1/2 (random bits) or
-        // 1/g (a random bucket) whatever its value.
-        let noise = if oracle.spec == OracleSpec::Olh {
-            1.0 / oracle.g as f64
-        } else {
-            0.5
-        };
-        let (pv, qv) = ((1.0 - r) * p + r * noise, (1.0 - r) * q + r * noise);
-        let support: Vec<u64> = (0..n)
-            .map(|v| binomial(nx[v], pv, rng) + binomial(users - nx[v], qv, rng))
-            .collect();
-        let est = oracle.estimate(&support, users);
-        samples.push(
-            est.iter()
-                .zip(&nx)
-                .map(|(e, k)| (e - *k as f64 / nu).powi(2))
-                .sum::<f64>(),
-        );
-        trials = t + 1;
-        if let Some(cb) = options.progress {
-            cb(trials);
-        }
-    }
-    let analytic: f64 = pi.iter().map(|f| oracle.variance(*f, nu)).sum();
-    let empirical = Interval::of_mean(&samples, options.level);
-    let metric = Metric {
-        name: "frequency-mse".into(),
-        estimator: oracle.name().into(),
-        empirical,
-        analytic: Some(analytic),
-        agrees: Some(empirical.contains(analytic)),
-    };
-    finish(users, trials, vec![metric], warnings, options)
 }
