@@ -404,3 +404,86 @@ fn geometric_rows_match_the_two_sided_geometric_distribution() {
         }
     }
 }
+
+/// One trial's output counts and the true frequencies they estimate.
+type Draw<'a> = dyn FnMut(&mut rand_chacha::ChaCha20Rng) -> (Vec<u64>, Vec<f64>) + 'a;
+
+/// Share of `trials` intervals for frequency[k], over all k, that contain `truth(trial)[k]`.
+fn coverage(
+    model: &Model,
+    estimator: EstimatorSpec,
+    trials: usize,
+    draw: &mut Draw<'_>,
+    seed: u64,
+) -> (f64, usize) {
+    use mechsynth::collect::estimate::{estimate, EstimateOptions, Query};
+    let mut rng = seeded_rng(seed);
+    let options = EstimateOptions {
+        estimators: vec![estimator],
+        queries: vec![Query::Frequencies],
+        level: 0.95,
+        bootstrap: 200,
+    };
+    let (mut hit, mut total) = (0, 0);
+    for _ in 0..trials {
+        let (counts, truth) = draw(&mut rng);
+        let report = estimate(model, &counts, &options, &mut rng).unwrap();
+        for (e, t) in report.estimates.iter().zip(&truth) {
+            let i = e.estimate.unwrap();
+            hit += usize::from(i.low <= *t && *t <= i.high);
+            total += 1;
+        }
+    }
+    (hit as f64 / total as f64, total)
+}
+
+fn assert_coverage(name: &str, (share, total): (f64, usize), slack: f64) {
+    // Within the sampling band of a 95% coverage, plus `slack` for the approximation the
+    // interval makes (normal, or bootstrap percentiles).
+    let band = z_value(1.0 - ALPHA) * (0.95 * 0.05 / total as f64).sqrt() + slack;
+    assert!(
+        (share - 0.95).abs() <= band,
+        "{name}: coverage {share} over {total} intervals"
+    );
+}
+
+#[test]
+fn intervals_cover_the_truth_at_their_level() {
+    use mechsynth::collect::stats::multinomial;
+    let model = krr(4, 1.5);
+    let truth = vec![0.4, 0.3, 0.2, 0.1];
+    let lambda = model.channel.output_marginal(&truth);
+    let users = 3000;
+    let mut reports =
+        |rng: &mut rand_chacha::ChaCha20Rng| (multinomial(users, &lambda, rng), truth.clone());
+    assert_coverage(
+        "inversion",
+        coverage(&model, EstimatorSpec::Inversion, 1000, &mut reports, 31),
+        0.01,
+    );
+    assert_coverage(
+        "em",
+        coverage(&model, EstimatorSpec::Em, 150, &mut reports, 32),
+        0.03,
+    );
+    // The posterior-mean interval is a credible interval: it covers the realized frequencies
+    // of users drawn from the domain prior.
+    let mut bayes = |rng: &mut rand_chacha::ChaCha20Rng| {
+        let nx = multinomial(users, model.domain.prior(), rng);
+        let mut c = vec![0u64; model.outputs()];
+        for (x, k) in nx.iter().enumerate() {
+            for (y, v) in multinomial(*k, &model.channel.rows()[x], rng)
+                .into_iter()
+                .enumerate()
+            {
+                c[y] += v;
+            }
+        }
+        (c, nx.iter().map(|k| *k as f64 / users as f64).collect())
+    };
+    assert_coverage(
+        "posterior-mean",
+        coverage(&model, EstimatorSpec::PosteriorMean, 1000, &mut bayes, 33),
+        0.01,
+    );
+}

@@ -78,7 +78,12 @@ pub fn open(
     start: Instant,
     limit: f64,
 ) -> Result<BufReader<Progress<File>>> {
-    let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let file = File::open(path).map_err(|e| {
+        crate::common::UsageError(format!(
+            "invalid input {}: cannot read it: {e}",
+            path.display()
+        ))
+    })?;
     let total = file.metadata().map(|m| m.len()).unwrap_or(0);
     Ok(BufReader::with_capacity(
         1 << 20,

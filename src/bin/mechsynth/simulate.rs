@@ -18,8 +18,8 @@ pub struct SimulateArgs {
     #[command(flatten)]
     mechanism: MechanismArgs,
     /// Users per trial.
-    #[arg(long)]
-    users: u64,
+    #[arg(long, required_unless_present = "priors", conflicts_with = "priors")]
+    users: Option<u64>,
     /// Number of trials.
     #[arg(long, default_value_t = 1000)]
     trials: usize,
@@ -114,6 +114,9 @@ pub fn run(args: SimulateArgs) -> Result<u8> {
         Some(p) => read_groups(p, mechanism.domain().size())?,
         None => Vec::new(),
     };
+    let users = args
+        .users
+        .unwrap_or_else(|| groups.iter().map(|g| g.users).sum());
     let last = std::cell::Cell::new(start);
     let total = args.trials;
     let progress = |done: usize| {
@@ -128,7 +131,7 @@ pub fn run(args: SimulateArgs) -> Result<u8> {
         }
     };
     let options = SimulateOptions {
-        users: args.users,
+        users,
         trials: args.trials,
         sampling: args.sampling,
         estimators: args.estimators.clone(),

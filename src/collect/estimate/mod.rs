@@ -18,7 +18,7 @@ mod query;
 pub use bootstrap::{bootstrap, bootstrap_interval};
 pub use em::{em, EmEstimator, EmResult, EM_MAX_ITERATIONS, EM_TOLERANCE};
 pub use inversion::Inversion;
-pub use posterior::{posterior_moments, PosteriorMean};
+pub use posterior::{posterior_matrix, posterior_moments, PosteriorMean};
 pub use projected::ProjectedInversion;
 pub use query::Query;
 
@@ -123,6 +123,8 @@ pub struct EstimateOptions {
 
 /// Default bootstrap replicates.
 pub const DEFAULT_BOOTSTRAP: usize = 400;
+/// Fewest bootstrap replicates that give a standard deviation and an interval.
+pub const MIN_BOOTSTRAP: usize = 20;
 
 impl Default for EstimateOptions {
     fn default() -> Self {
@@ -188,6 +190,17 @@ pub fn estimate(
             "--level",
             options.level,
             "must be in (0, 1)",
+        ));
+    }
+    let bootstrapped = options
+        .estimators
+        .iter()
+        .any(|e| matches!(e, EstimatorSpec::Projected | EstimatorSpec::Em));
+    if bootstrapped && options.bootstrap < MIN_BOOTSTRAP {
+        return Err(CollectError::invalid(
+            "--bootstrap",
+            options.bootstrap,
+            format!("the projected and EM intervals need at least {MIN_BOOTSTRAP} replicates"),
         ));
     }
     let mut warnings = Vec::new();

@@ -29,6 +29,25 @@ pub fn posterior_moments(model: &Model, w: &[f64]) -> Vec<(f64, f64)> {
         .collect()
 }
 
+/// The posterior probabilities `P(X = k | Y = y) = p_k Q[k][y] / lambda_y` under the domain
+/// prior, as rows `k` (0 for outputs of zero probability).
+pub fn posterior_matrix(model: &Model) -> Vec<Vec<f64>> {
+    let p = model.domain.prior();
+    let lambda = model.channel.output_marginal(p);
+    model
+        .channel
+        .rows()
+        .iter()
+        .zip(p)
+        .map(|(row, pk)| {
+            row.iter()
+                .zip(&lambda)
+                .map(|(q, l)| if *l > 0.0 { pk * q / l } else { 0.0 })
+                .collect()
+        })
+        .collect()
+}
+
 impl PosteriorMean {
     fn impossible(model: &Model, c: &[f64]) -> Option<CollectError> {
         let lambda = model.channel.output_marginal(model.domain.prior());
@@ -53,16 +72,13 @@ impl Estimator for PosteriorMean {
         if let Some(e) = Self::impossible(model, c) {
             return Err(e);
         }
-        let n = model.inputs();
-        Ok((0..n)
-            .map(|k| {
-                let mut w = vec![0.0; n];
-                w[k] = 1.0;
-                posterior_moments(model, &w)
-                    .iter()
+        Ok(posterior_matrix(model)
+            .iter()
+            .map(|row| {
+                row.iter()
                     .zip(c)
                     .filter(|(_, cy)| **cy > 0.0)
-                    .map(|((m, _), cy)| m * cy)
+                    .map(|(p, cy)| p * cy)
                     .sum()
             })
             .collect())

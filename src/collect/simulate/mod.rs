@@ -122,13 +122,7 @@ pub fn simulate(
     let estimators: Vec<_> = options.estimators.iter().map(|e| e.build()).collect();
     let posterior = |w: &[f64]| super::estimate::posterior_moments(model, w);
     let post_values: Vec<f64> = posterior(&values).iter().map(|(mean, _)| *mean).collect();
-    let post_indicator: Vec<Vec<f64>> = (0..n)
-        .map(|k| {
-            let mut w = vec![0.0; n];
-            w[k] = 1.0;
-            posterior(&w).iter().map(|(mean, _)| *mean).collect()
-        })
-        .collect();
+    let post_indicator = super::estimate::posterior_matrix(model);
     // samples[metric] over trials
     let mut names: Vec<(String, String)> = Vec::new();
     for e in &estimators {
