@@ -125,7 +125,7 @@ fn check_simulation(model: &Model, users: u64, seed: u64) {
         users,
         trials: 4000,
         sampling: Sampling::Iid,
-        estimators: vec![EstimatorSpec::Inversion],
+        estimators: vec![EstimatorSpec::Inversion, EstimatorSpec::PosteriorMean],
         groups: Vec::new(),
         noncompliance: 0.0,
         level: 1.0 - ALPHA,
@@ -148,7 +148,7 @@ fn check_simulation(model: &Model, users: u64, seed: u64) {
             );
         }
     }
-    assert_eq!(checked, 4, "{}: {:?}", model.source, report.metrics);
+    assert_eq!(checked, 6, "{}: {:?}", model.source, report.metrics);
 }
 
 #[test]
@@ -423,6 +423,7 @@ fn coverage(
         queries: vec![Query::Frequencies],
         level: 0.95,
         bootstrap: 200,
+        ..EstimateOptions::default()
     };
     let (mut hit, mut total) = (0, 0);
     for _ in 0..trials {

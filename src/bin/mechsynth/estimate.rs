@@ -53,7 +53,7 @@ pub struct EstimateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
-    /// Give up reading the reports after this many seconds.
+    /// Give up reading the reports after this many seconds; the bootstrap stops there too.
     #[arg(long, default_value_t = 3600.0)]
     time_limit: f64,
 }
@@ -99,6 +99,8 @@ pub fn run(args: EstimateArgs) -> Result<u8> {
                 queries,
                 level: args.level,
                 bootstrap: args.bootstrap,
+                deadline: Some(start + std::time::Duration::from_secs_f64(args.time_limit)),
+                progress: Some(crate::common::stderr_progress()),
             };
             let mut rng = args.seed.map_or_else(secure_rng, seeded_rng);
             estimate(model, &counts, &options, &mut rng)?

@@ -109,7 +109,7 @@ impl EstimatorSpec {
 }
 
 /// Options of [`estimate`].
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct EstimateOptions {
     /// Estimators to run.
     pub estimators: Vec<EstimatorSpec>,
@@ -119,6 +119,23 @@ pub struct EstimateOptions {
     pub level: f64,
     /// Bootstrap replicates for estimators without an analytic standard error.
     pub bootstrap: usize,
+    /// Bootstrapping stops at this instant (with a warning).
+    pub deadline: Option<std::time::Instant>,
+    /// Where progress messages go (none by default).
+    pub progress: Option<crate::synthesis::ProgressSink>,
+}
+
+impl std::fmt::Debug for EstimateOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EstimateOptions")
+            .field("estimators", &self.estimators)
+            .field("queries", &self.queries)
+            .field("level", &self.level)
+            .field("bootstrap", &self.bootstrap)
+            .field("deadline", &self.deadline)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
 }
 
 /// Default bootstrap replicates.
@@ -133,6 +150,8 @@ impl Default for EstimateOptions {
             queries: vec![Query::Frequencies],
             level: 0.95,
             bootstrap: DEFAULT_BOOTSTRAP,
+            deadline: None,
+            progress: None,
         }
     }
 }
@@ -257,7 +276,16 @@ pub fn estimate(
                 None => match &point {
                     Ok(pi) => {
                         let reps = replicates.get_or_insert_with(|| {
-                            bootstrap(est.as_ref(), model, &c, users, options.bootstrap, rng)
+                            let r = bootstrap(est.as_ref(), model, &c, users, options, rng);
+                            if r.len() < options.bootstrap {
+                                warnings.push(format!(
+                                    "{}: {} of {} bootstrap replicates (time limit, or the estimator failed on some)",
+                                    est.name(),
+                                    r.len(),
+                                    options.bootstrap
+                                ));
+                            }
+                            r
                         });
                         let value = dot(pi, w) * scale;
                         let samples: Vec<f64> = reps.iter().map(|r| dot(r, w) * scale).collect();

@@ -203,6 +203,13 @@ pub fn simulate(
             ("posterior-mean", "mmse-histogram") if bayes_applies => {
                 objectives.get("mmse-histogram").copied()
             }
+            // The same errors over N users, as frequencies: divided by N.
+            ("posterior-mean", "mean-squared-error") if bayes_applies => {
+                objectives.get("mmse-sum").map(|v| v / nu)
+            }
+            ("posterior-mean", "frequency-mse") if bayes_applies => {
+                objectives.get("mmse-histogram").map(|v| v / nu)
+            }
             _ => None,
         }
     };
