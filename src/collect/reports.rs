@@ -9,7 +9,7 @@ use std::io::BufRead;
 fn io(source: std::io::Error) -> CollectError {
     CollectError::Io {
         action: "cannot read",
-        path: "-".into(),
+        path: "the input".into(),
         source,
     }
 }

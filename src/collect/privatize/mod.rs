@@ -79,7 +79,12 @@ fn outside(line: u64, text: &[u8], domain: &Domain) -> CollectError {
 fn io(action: &'static str, source: std::io::Error) -> CollectError {
     CollectError::Io {
         action,
-        path: "-".into(),
+        path: if action == "cannot read" {
+            "the input"
+        } else {
+            "the output"
+        }
+        .into(),
         source,
     }
 }

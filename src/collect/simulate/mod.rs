@@ -213,6 +213,13 @@ pub fn simulate(
             _ => None,
         }
     };
+    for ((est, metric), s) in names.iter().zip(&samples) {
+        if !s.iter().all(|v| v.is_finite()) {
+            warnings.push(format!(
+                "{est} {metric}: not computable in some trials (a singular channel, EM without convergence, or reports impossible under the prior); left out"
+            ));
+        }
+    }
     let metrics = names
         .iter()
         .zip(&samples)
