@@ -431,3 +431,54 @@ fn a_baseline_without_a_domain_or_epsilon_is_bad_input() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("warner"), "{}", stderr(&o));
 }
+
+#[test]
+fn simulate_with_groups_of_users_and_their_own_priors() {
+    let dir = TempDir::new("groups");
+    let priors = dir.write(
+        "priors.csv",
+        "users,p0,p1,p2\n3000,0.8,0.1,0.1\n2000,0.1,0.1,0.8\n",
+    );
+    let o = run(&[
+        "simulate",
+        "--baseline",
+        "k-rr",
+        "--epsilon",
+        "1",
+        "--size",
+        "3",
+        "--priors",
+        &priors,
+        "--trials",
+        "3000",
+        "--level",
+        "0.999",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["users"], 5000);
+    for m in v["metrics"].as_array().unwrap() {
+        if m["estimator"] == "inversion" {
+            assert_eq!(m["agrees"], true, "{m}");
+        } else {
+            // The posterior's MMSE assumes users from the domain prior: no analytic value.
+            assert!(m["analytic"].is_null(), "{m}");
+        }
+    }
+    let bad = dir.write("bad.csv", "3000,0.8,0.2\n");
+    let o = run(&[
+        "simulate",
+        "--baseline",
+        "k-rr",
+        "--epsilon",
+        "1",
+        "--size",
+        "3",
+        "--priors",
+        &bad,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("line 1"), "{}", stderr(&o));
+}
