@@ -253,3 +253,30 @@ impl FrequencyOracle {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameters_follow_the_definitions() {
+        let e = 1f64.exp();
+        let oue = FrequencyOracle::new(OracleSpec::Oue, 4, 1.0).unwrap();
+        assert!((oue.p - 0.5).abs() < 1e-15 && (oue.q - 1.0 / (e + 1.0)).abs() < 1e-15);
+        let olh = FrequencyOracle::new(OracleSpec::Olh, 4, 1.0).unwrap();
+        assert_eq!(olh.g, 4);
+        assert!((olh.p - e / (e + 3.0)).abs() < 1e-15);
+        let sue = FrequencyOracle::new(OracleSpec::Sue, 4, 2.0).unwrap();
+        assert!((sue.p + sue.q - 1.0).abs() < 1e-15 && (sue.p / sue.q - e).abs() < 1e-12);
+    }
+
+    #[test]
+    fn malformed_reports_name_the_line() {
+        let oue = FrequencyOracle::new(OracleSpec::Oue, 4, 1.0).unwrap();
+        let e = oue.parse("0102", 7).unwrap_err().to_string();
+        assert!(e.contains("line 7") && e.contains("0102"), "{e}");
+        let olh = FrequencyOracle::new(OracleSpec::Olh, 4, 1.0).unwrap();
+        assert!(olh.parse("ff:9", 1).is_err());
+        assert!(olh.parse("ff:2", 1).is_ok());
+    }
+}

@@ -84,3 +84,22 @@ impl Query {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queries_parse_and_bad_ones_name_the_flag() {
+        assert_eq!(Query::parse("mean").unwrap(), Query::Mean);
+        assert_eq!(
+            Query::parse("range:a..c").unwrap(),
+            Query::Range {
+                from: "a".into(),
+                to: "c".into()
+            }
+        );
+        let e = Query::parse("median").unwrap_err().to_string();
+        assert!(e.contains("--query") && e.contains("median"), "{e}");
+    }
+}

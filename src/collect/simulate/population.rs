@@ -100,3 +100,16 @@ pub fn inversion_covariance(model: &Model, pi: &[f64], users: f64) -> Option<DMa
         - q.transpose() * DMatrix::from_diagonal(&DVector::from_column_slice(pi)) * &q;
     Some(g.transpose() * s * g / users)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_counts_add_up_and_follow_the_largest_remainders() {
+        let c = fixed_counts(10, &[0.25, 0.25, 0.5]);
+        assert_eq!(c.iter().sum::<u64>(), 10);
+        assert_eq!(c[2], 5);
+        assert_eq!(fixed_counts(7, &[1.0 / 3.0; 3]).iter().sum::<u64>(), 7);
+    }
+}
