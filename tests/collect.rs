@@ -4,7 +4,7 @@
 //! Every reference is independent of the code under test: Monte Carlo with an interval, brute
 //! force, or another module's closed form.
 
-use mechsynth::collect::baseline::oracle::{FrequencyOracle, OracleSpec};
+use mechsynth::collect::baseline::oracle::OracleSpec;
 use mechsynth::collect::baseline::BaselineSpec;
 use mechsynth::collect::estimate::{em, posterior_moments, Estimator, EstimatorSpec, Inversion};
 use mechsynth::collect::privatize::{privatize, MatchBy, RecordFormat};
@@ -326,7 +326,7 @@ fn oracle_estimators_are_unbiased_with_the_stated_variance() {
         .into_iter()
         .enumerate()
     {
-        let oracle = FrequencyOracle::new(spec, n, 1.2).unwrap();
+        let oracle = spec.build(n, 1.2).unwrap();
         let mut rng = seeded_rng(100 + seed as u64);
         let trials = 600;
         let mut estimates = vec![Vec::with_capacity(trials); n];

@@ -83,7 +83,7 @@ pub fn channel_variance(model: &Model, target: PlanTarget) -> f64 {
 }
 
 /// Per-user variance of an oracle's estimate of `target` at the domain prior.
-pub fn oracle_variance(oracle: &FrequencyOracle, domain: &Domain, target: PlanTarget) -> f64 {
+pub fn oracle_variance(oracle: &dyn FrequencyOracle, domain: &Domain, target: PlanTarget) -> f64 {
     let prior = domain.prior();
     let var: Vec<f64> = prior.iter().map(|f| oracle.variance(*f, 1.0)).collect();
     match target {
@@ -198,8 +198,9 @@ pub fn plan(
             .map_or(f64::INFINITY, |m| channel_variance(&m, target))
     };
     let oracle_var = |spec: OracleSpec, eps: f64| {
-        FrequencyOracle::new(spec, domain.size(), eps)
-            .map_or(f64::INFINITY, |o| oracle_variance(&o, domain, target))
+        spec.build(domain.size(), eps).map_or(f64::INFINITY, |o| {
+            oracle_variance(o.as_ref(), domain, target)
+        })
     };
     let mut candidates: Vec<Candidate> = Vec::new();
     for spec in BaselineSpec::ALL {
@@ -217,10 +218,8 @@ pub fn plan(
             ));
         }
     }
-    for spec in [OracleSpec::Sue, OracleSpec::Oue, OracleSpec::Olh] {
-        let name = FrequencyOracle::new(spec, 2, 1.0)
-            .map(|o| o.name())
-            .unwrap_or("oracle");
+    for spec in OracleSpec::ALL {
+        let name = spec.name();
         // Unary encodings are eps-LDP by construction; OLH too.
         candidates.push((
             name.into(),

@@ -137,10 +137,10 @@ pub fn read_counts<R: BufRead>(input: R, model: &Model) -> Result<Vec<u64>, Coll
 /// the support count of every symbol and the number of reports.
 pub fn count_oracle_reports<R: BufRead>(
     mut input: R,
-    oracle: &super::baseline::oracle::FrequencyOracle,
+    oracle: &dyn super::baseline::oracle::FrequencyOracle,
     format: &RecordFormat,
 ) -> Result<(Vec<u64>, u64), CollectError> {
-    let mut support = vec![0u64; oracle.n];
+    let mut support = vec![0u64; oracle.symbols()];
     let mut users = 0u64;
     let mut add = |text: &[u8], line: u64| -> Result<(), CollectError> {
         let text = String::from_utf8_lossy(text.trim_ascii());

@@ -114,12 +114,19 @@ pub fn run(args: EstimateArgs) -> Result<u8> {
             let (path, _spool) = materialize(path)?;
             let (support, users) = count_oracle_reports(
                 open(&path, "estimate", start, args.time_limit)?,
-                oracle,
+                oracle.as_ref(),
                 &format,
             )?;
             EstimateReport {
                 users,
-                estimates: oracle_estimates(oracle, domain, &support, users, &queries, args.level)?,
+                estimates: oracle_estimates(
+                    oracle.as_ref(),
+                    domain,
+                    &support,
+                    users,
+                    &queries,
+                    args.level,
+                )?,
                 counts: support,
                 output_labels: domain.labels().to_vec(),
                 level: args.level,

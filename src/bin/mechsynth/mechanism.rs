@@ -37,7 +37,7 @@ pub enum Mechanism {
     /// A channel (from a file or a matrix baseline).
     Channel(Model),
     /// A frequency oracle over a domain.
-    Oracle(FrequencyOracle, Domain),
+    Oracle(Box<dyn FrequencyOracle>, Domain),
 }
 
 impl Mechanism {
@@ -105,7 +105,7 @@ impl MechanismArgs {
         }
         if let Some(spec) = self.oracle {
             let domain = self.baseline_domain()?;
-            let oracle = FrequencyOracle::new(spec, domain.size(), self.epsilon()?)?;
+            let oracle = spec.build(domain.size(), self.epsilon()?)?;
             return Ok(Mechanism::Oracle(oracle, domain));
         }
         bail!(UsageError(

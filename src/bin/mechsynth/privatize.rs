@@ -67,7 +67,7 @@ fn pass(
     Ok(match mechanism {
         Mechanism::Channel(model) => privatize(reader, out, model, &format, by, rng)?,
         Mechanism::Oracle(oracle, domain) => {
-            privatize_oracle(reader, out, oracle, domain, &format, by, rng)?
+            privatize_oracle(reader, out, oracle.as_ref(), domain, &format, by, rng)?
         }
     })
 }

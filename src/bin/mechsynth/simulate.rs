@@ -145,7 +145,7 @@ pub fn run(args: SimulateArgs) -> Result<u8> {
     let report = match &mechanism {
         Mechanism::Channel(model) => simulate(model, &options, &mut rng)?,
         Mechanism::Oracle(oracle, domain) => {
-            simulate_oracle(oracle, domain.prior(), &options, &mut rng)?
+            simulate_oracle(oracle.as_ref(), domain.prior(), &options, &mut rng)?
         }
     };
     for w in &report.warnings {

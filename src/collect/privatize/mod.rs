@@ -113,7 +113,7 @@ pub fn privatize<R: BufRead, W: Write, G: RngCore + ?Sized>(
 pub fn privatize_oracle<R: BufRead, W: Write, G: RngCore>(
     input: R,
     output: Option<W>,
-    oracle: &FrequencyOracle,
+    oracle: &dyn FrequencyOracle,
     domain: &Domain,
     format: &RecordFormat,
     by: MatchBy,

@@ -2,7 +2,7 @@
 
 use super::population::{check, composition, population};
 use super::{finish, Metric, SimulateOptions, SimulationReport};
-use crate::collect::baseline::oracle::{FrequencyOracle, OracleSpec};
+use crate::collect::baseline::oracle::FrequencyOracle;
 use crate::collect::stats::{binomial, Interval};
 use crate::collect::CollectError;
 use rand::RngCore;
@@ -14,12 +14,12 @@ use std::time::Instant;
 /// drawn from the same exact marginals, but OLH's supports of different symbols are only
 /// uncorrelated, not independent, so its trial-to-trial spread (not its mean) is approximate.
 pub fn simulate_oracle(
-    oracle: &FrequencyOracle,
+    oracle: &dyn FrequencyOracle,
     prior: &[f64],
     options: &SimulateOptions,
     rng: &mut dyn RngCore,
 ) -> Result<SimulationReport, CollectError> {
-    let n = oracle.n;
+    let n = oracle.symbols();
     check(options, n)?;
     let (groups, pi) = population(prior, options);
     let users: u64 = groups.iter().map(|g| g.users).sum();
@@ -27,7 +27,7 @@ pub fn simulate_oracle(
     let mut samples = Vec::with_capacity(options.trials);
     let mut warnings = Vec::new();
     let mut trials = 0;
-    let (p, q) = (oracle.p, oracle.q);
+    let (p, q) = (oracle.p(), oracle.q());
     let r = options.noncompliance;
     for t in 0..options.trials {
         if options.deadline.is_some_and(|d| Instant::now() > d) {
@@ -40,11 +40,7 @@ pub fn simulate_oracle(
         let nx = composition(&groups, options.sampling, rng);
         // A non-compliant user supports each symbol with probability 1/2 (random bits) or
         // 1/g (a random bucket) whatever its value.
-        let noise = if oracle.spec == OracleSpec::Olh {
-            1.0 / oracle.g as f64
-        } else {
-            0.5
-        };
+        let noise = oracle.noise_support();
         let (pv, qv) = ((1.0 - r) * p + r * noise, (1.0 - r) * q + r * noise);
         let support: Vec<u64> = (0..n)
             .map(|v| binomial(nx[v], pv, rng) + binomial(users - nx[v], qv, rng))
