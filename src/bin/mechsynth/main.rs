@@ -5,7 +5,8 @@
 //! value or flag); 3 the problem is infeasible or unbounded; 4 the solver stopped without
 //! proving optimality (a certified channel is still printed when it returned one); 5 no
 //! certified channel (solve) or a stated constraint does not hold (audit); 6 a published claim
-//! or theorem does not hold (verify).
+//! or theorem does not hold (verify). The collection subcommands (privatize, estimate,
+//! simulate, plan) exit 0, 1 or 2.
 
 mod audit;
 mod common;

@@ -237,7 +237,8 @@ fn csv_records<R: BufRead, W: Write, F: FnMut(usize, &mut Vec<u8>)>(
             .map_err(|e| io("cannot write", e.into()))?;
     }
     let mut record = csv::ByteRecord::new();
-    let mut fields: Vec<Vec<u8>> = Vec::new();
+    let mut out = csv::ByteRecord::new();
+    let mut label = Vec::new();
     while reader.read_byte_record(&mut record).map_err(csv_error)? {
         let line = record.position().map_or(0, |p| p.line());
         let text = record.get(col).map(trim).unwrap_or(b"");
@@ -247,11 +248,13 @@ fn csv_records<R: BufRead, W: Write, F: FnMut(usize, &mut Vec<u8>)>(
         summary.records += 1;
         summary.input_counts[x] += 1;
         if let Some(w) = writer.as_mut() {
-            fields.clear();
-            fields.extend(record.iter().map(<[u8]>::to_vec));
-            fields[col].clear();
-            emit(x, &mut fields[col]);
-            w.write_record(&fields)
+            label.clear();
+            emit(x, &mut label);
+            out.clear();
+            for (i, field) in record.iter().enumerate() {
+                out.push_field(if i == col { &label } else { field });
+            }
+            w.write_byte_record(&out)
                 .map_err(|e| io("cannot write", e.into()))?;
         }
     }
