@@ -1,9 +1,9 @@
 //! Distance-based baselines: the geometric and truncated geometric mechanisms on symbol
-//! indices, and the exponential mechanism over the domain's natural distance.
+//! indices (not on grids, whose indices are not a line), and the exponential mechanism over the domain's natural distance.
 
 use super::{wrap, Baseline, BaselineChannel};
 use crate::collect::CollectError;
-use crate::domain::Domain;
+use crate::domain::{Domain, Positions};
 use crate::verify::truncated_geometric_rows;
 
 /// The (untruncated) geometric mechanism, with the far tails merged into two outputs.
@@ -15,7 +15,7 @@ impl Baseline for Geometric {
         "geometric"
     }
     fn applies(&self, domain: &Domain) -> bool {
-        domain.size() >= 2
+        domain.size() >= 2 && !matches!(domain.positions(), Positions::Grid { .. })
     }
     /// Outputs `-L..=n-1+L` with `L = n - 1`, plus `<-L` and `>n-1+L` for the tails:
     /// `P(x + Z = y) = (1 - a)/(1 + a) a^|y - x|` and `P(x + Z < -L) = a^(L + x + 1) / (1 + a)`
@@ -50,7 +50,7 @@ impl Baseline for TruncatedGeometric {
         "truncated-geometric"
     }
     fn applies(&self, domain: &Domain) -> bool {
-        domain.size() >= 2
+        domain.size() >= 2 && !matches!(domain.positions(), Positions::Grid { .. })
     }
     fn channel(&self, domain: &Domain, eps: f64) -> Result<BaselineChannel, CollectError> {
         wrap(truncated_geometric_rows(domain.size(), eps), None)
