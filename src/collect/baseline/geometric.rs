@@ -1,5 +1,6 @@
 //! Distance-based baselines: the geometric and truncated geometric mechanisms on symbol
-//! indices (not on grids, whose indices are not a line), and the exponential mechanism over the domain's natural distance.
+//! indices (not on grids, whose indices are not a line), and the exponential mechanism over
+//! the domain's natural distance.
 
 use super::{wrap, Baseline, BaselineChannel};
 use crate::collect::CollectError;
