@@ -174,9 +174,9 @@ pub struct QueryEstimate {
 pub struct EstimateReport {
     /// Number of reports.
     pub users: u64,
-    /// Reports per output.
+    /// Reports per output (for a frequency oracle: reports supporting each symbol).
     pub counts: Vec<u64>,
-    /// Output labels.
+    /// Output labels (for a frequency oracle: the symbols).
     pub output_labels: Vec<String>,
     /// Confidence level.
     pub level: f64,
