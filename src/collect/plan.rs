@@ -65,6 +65,25 @@ pub struct PlanReport {
     pub users: Option<u64>,
     /// One row per mechanism.
     pub rows: Vec<PlanRow>,
+    /// Mechanisms left out (time limit).
+    pub notes: Vec<String>,
+}
+
+/// What [`plan`] is asked.
+#[derive(Clone)]
+pub struct PlanOptions {
+    /// The quantity whose RMSE is targeted.
+    pub target: PlanTarget,
+    /// The target RMSE.
+    pub rmse: f64,
+    /// With a number of users: find each baseline's smallest epsilon.
+    pub users: Option<u64>,
+    /// Epsilon of the baselines otherwise (default: the channel's LDP leakage).
+    pub epsilon: Option<f64>,
+    /// Mechanisms not started by this instant are left out (with a note).
+    pub deadline: Option<std::time::Instant>,
+    /// Where progress messages go (none by default).
+    pub progress: Option<crate::synthesis::ProgressSink>,
 }
 
 /// Per-user variance of the inversion estimate of `target` for a channel at the domain prior.
@@ -160,11 +179,15 @@ type Candidate<'a> = (
 pub fn plan(
     model: Option<&Model>,
     domain: &Domain,
-    target: PlanTarget,
-    rmse: f64,
-    users: Option<u64>,
-    epsilon: Option<f64>,
+    options: &PlanOptions,
 ) -> Result<PlanReport, CollectError> {
+    let PlanOptions {
+        target,
+        rmse,
+        users,
+        epsilon,
+        ..
+    } = *options;
     if !(rmse.is_finite() && rmse > 0.0) {
         return Err(CollectError::invalid(
             "--rmse",
@@ -227,7 +250,20 @@ pub fn plan(
             Box::new(Some),
         ));
     }
+    let mut notes = Vec::new();
     for (name, variance, ldp) in &candidates {
+        if options
+            .deadline
+            .is_some_and(|d| std::time::Instant::now() > d)
+        {
+            notes.push(format!(
+                "time limit reached before {name}; it and the mechanisms after it are left out"
+            ));
+            break;
+        }
+        if let Some(p) = &options.progress {
+            p(&format!("plan: {name}"));
+        }
         let eps = match users {
             Some(n) => smallest_epsilon(variance.as_ref(), n as f64 * rmse * rmse),
             None => epsilon,
@@ -249,5 +285,6 @@ pub fn plan(
         rmse,
         users,
         rows,
+        notes,
     })
 }

@@ -4,7 +4,7 @@
 use crate::common::{emit, Format, UsageError};
 use anyhow::{bail, Result};
 use mechsynth::collect::baseline::BaselineSpec;
-use mechsynth::collect::plan::{plan, PlanReport, PlanTarget};
+use mechsynth::collect::plan::{plan, PlanOptions, PlanReport, PlanTarget};
 use mechsynth::collect::Model;
 use std::path::PathBuf;
 
@@ -42,6 +42,9 @@ pub struct PlanArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
+    /// Leave out the mechanisms not started after this many seconds.
+    #[arg(long, default_value_t = 600.0)]
+    time_limit: f64,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -53,6 +56,8 @@ enum TargetArg {
 
 /// Run `plan`.
 pub fn run(args: PlanArgs) -> Result<u8> {
+    let start = std::time::Instant::now();
+    crate::input::check_time_limit(args.time_limit)?;
     if let Some(e) = args.epsilon {
         mechsynth::collect::check_epsilon("--epsilon", e)?;
     }
@@ -96,14 +101,18 @@ pub fn run(args: PlanArgs) -> Result<u8> {
             PlanTarget::Prevalence { symbol }
         }
     };
-    let report = plan(
-        model.as_ref(),
-        &domain,
+    let options = PlanOptions {
         target,
-        args.rmse,
-        args.users,
-        args.epsilon,
-    )?;
+        rmse: args.rmse,
+        users: args.users,
+        epsilon: args.epsilon,
+        deadline: Some(start + std::time::Duration::from_secs_f64(args.time_limit)),
+        progress: Some(crate::common::stderr_progress()),
+    };
+    let report = plan(model.as_ref(), &domain, &options)?;
+    for n in &report.notes {
+        eprintln!("warning: {n}");
+    }
     let text = match args.format {
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
         Format::Table => table(&report),
