@@ -155,33 +155,42 @@ pub struct AuditReport {
     pub warnings: Vec<String>,
 }
 
-/// Audit a channel.
-pub fn audit(spec: &AuditSpec) -> Result<AuditReport, ProblemError> {
-    let channel = Channel::new(spec.channel.rows.clone())?;
-    let mut domain_spec = spec.domain.clone().unwrap_or(DomainSpec {
-        size: Some(channel.inputs()),
-        ..DomainSpec::default()
-    });
-    if let Some(p) = &spec.prior {
-        if domain_spec.prior.is_some() {
-            return Err(ProblemError::structure(
-                "prior",
-                "the prior is given twice (`prior` and `domain.prior`); keep one",
+impl AuditSpec {
+    /// The validated channel and its domain (default: `size` = number of rows, uniform prior).
+    pub fn channel_and_domain(&self) -> Result<(Channel, Domain), ProblemError> {
+        let spec = self;
+        let channel = Channel::new(spec.channel.rows.clone())?;
+        let mut domain_spec = spec.domain.clone().unwrap_or(DomainSpec {
+            size: Some(channel.inputs()),
+            ..DomainSpec::default()
+        });
+        if let Some(p) = &spec.prior {
+            if domain_spec.prior.is_some() {
+                return Err(ProblemError::structure(
+                    "prior",
+                    "the prior is given twice (`prior` and `domain.prior`); keep one",
+                ));
+            }
+            domain_spec.prior = Some(p.clone());
+        }
+        let domain: Domain = domain_spec.build()?;
+        if domain.size() != channel.inputs() {
+            return Err(ProblemError::invalid(
+                "channel.rows",
+                format!("{} rows", channel.inputs()),
+                format!(
+                    "the domain has {} symbols; the channel needs one row per symbol",
+                    domain.size()
+                ),
             ));
         }
-        domain_spec.prior = Some(p.clone());
+        Ok((channel, domain))
     }
-    let domain: Domain = domain_spec.build()?;
-    if domain.size() != channel.inputs() {
-        return Err(ProblemError::invalid(
-            "channel.rows",
-            format!("{} rows", channel.inputs()),
-            format!(
-                "the domain has {} symbols; the channel needs one row per symbol",
-                domain.size()
-            ),
-        ));
-    }
+}
+
+/// Audit a channel.
+pub fn audit(spec: &AuditSpec) -> Result<AuditReport, ProblemError> {
+    let (channel, domain) = spec.channel_and_domain()?;
     let mut warnings = Vec::new();
     let mut leakage = leakage_profile(&channel, &domain);
     if let Some(metric) = &spec.metric {

@@ -7,6 +7,7 @@ mod sweep;
 pub mod theorems;
 
 pub use crate::problem::SweepSpec;
+pub(crate) use registry::{hadamard_block, mangat_rows, truncated_geometric_rows};
 pub use registry::{
     krr, mimo_lip_rows, subset_selection_rows, tight_constraints_rows, unary_rows, Candidate,
     Entry, Setting, REGISTRY,

@@ -33,6 +33,12 @@ pub struct Failure {
 pub fn classify(error: anyhow::Error) -> Failure {
     let code = if error.downcast_ref::<ProblemError>().is_some() {
         2
+    } else if let Some(e) = error.downcast_ref::<mechsynth::collect::CollectError>() {
+        if e.is_bad_input() {
+            2
+        } else {
+            1
+        }
     } else if let Some(e) = error.downcast_ref::<SolveError>() {
         match e {
             SolveError::CertificationFailed { .. } => 5,

@@ -5,10 +5,17 @@
 //! value or flag); 3 the problem is infeasible or unbounded; 4 the solver stopped without
 //! proving optimality (a certified channel is still printed when it returned one); 5 no
 //! certified channel (solve) or a stated constraint does not hold (audit); 6 a published claim
-//! or theorem does not hold (verify).
+//! or theorem does not hold (verify). The collection subcommands (privatize, estimate,
+//! simulate, plan) exit 0, 1 or 2.
 
 mod audit;
 mod common;
+mod estimate;
+mod input;
+mod mechanism;
+mod plan;
+mod privatize;
+mod simulate;
 mod solve;
 mod verify;
 
@@ -37,6 +44,17 @@ enum Command {
     /// Check published mechanisms against a problem (feasible? optimal? as claimed?), over a
     /// grid with --sweep, or the relations between notions with --theorems.
     Verify(verify::VerifyArgs),
+    /// Randomize records (one value per line, or a CSV column) through a channel, a baseline
+    /// or a frequency oracle.
+    Privatize(privatize::PrivatizeArgs),
+    /// Estimate frequencies, ranges, means and sums, with intervals, from reports or counts.
+    Estimate(estimate::EstimateArgs),
+    /// Monte Carlo of N users through a channel and the estimators: empirical errors beside
+    /// the analytic values.
+    Simulate(simulate::SimulateArgs),
+    /// Users needed for a target RMSE, or the smallest epsilon for a number of users, for a
+    /// channel and the baselines.
+    Plan(plan::PlanArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,5 +74,9 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Solve(args) => solve::run(args),
         Command::Audit(args) => audit::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Privatize(args) => privatize::run(args),
+        Command::Estimate(args) => estimate::run(args),
+        Command::Simulate(args) => simulate::run(args),
+        Command::Plan(args) => plan::run(args),
     }
 }

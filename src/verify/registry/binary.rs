@@ -73,11 +73,17 @@ pub(super) fn context_binary(s: &Setting) -> Option<Candidate> {
     Some(c)
 }
 
+/// Mangat's improved response: `Q[1][1] = 1`, `Q[0][1] = e^-eps` (only the ratio
+/// `Q[1][1] / Q[0][1] <= e^eps` binds; the other direction is unconstrained).
+pub(crate) fn mangat_rows(eps: f64) -> Vec<Vec<f64>> {
+    vec![vec![1.0 - (-eps).exp(), (-eps).exp()], vec![0.0, 1.0]]
+}
+
 pub(super) fn mangat(s: &Setting) -> Option<Candidate> {
     let (e01, e10) = context_matrix(s)?;
     // Only Q[1][y] <= e^{E10} Q[0][y] binds (E01 = inf), or the mirror image.
     let rows = match (e01.is_infinite(), e10.is_infinite()) {
-        (true, false) => vec![vec![1.0 - (-e10).exp(), (-e10).exp()], vec![0.0, 1.0]],
+        (true, false) => mangat_rows(e10),
         (false, true) => vec![vec![1.0, 0.0], vec![(-e01).exp(), 1.0 - (-e01).exp()]],
         _ => return None,
     };

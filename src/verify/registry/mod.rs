@@ -9,11 +9,13 @@ mod binary;
 mod frequency;
 mod multi;
 
+pub(crate) use binary::mangat_rows;
 use binary::{
     binary_ldp_mmse, binary_lip, binary_lip_mae, bp_lip_binary, context_binary, mangat, warner,
 };
 use frequency::{hadamard_response, oue, rappor, subset_selection};
 pub use frequency::{subset_selection_rows, unary_rows};
+pub(crate) use multi::{hadamard_block, truncated_geometric_rows};
 use multi::{
     hadamard_blocks, hadamard_high_low, k_rr, max_leakage_hamming, mimo_ldp, mimo_lip,
     tight_constraints, truncated_geometric,

@@ -114,6 +114,26 @@ pub(super) fn tight_constraints(s: &Setting) -> Option<Candidate> {
     Some(c)
 }
 
+/// The truncated geometric mechanism on `0..n-1` (n >= 2): `Q[x][y]` proportional to
+/// `e^{-eps |x - y|}`, with the tails of the two-sided geometric folded onto `0` and `n - 1`.
+pub(crate) fn truncated_geometric_rows(n: usize, eps: f64) -> Vec<Vec<f64>> {
+    let a = (-eps).exp();
+    (0..n)
+        .map(|x| {
+            (0..n)
+                .map(|y| {
+                    let dist = (x as f64 - y as f64).abs();
+                    if y == 0 || y == n - 1 {
+                        a.powf(dist) / (1.0 + a)
+                    } else {
+                        (1.0 - a) / (1.0 + a) * a.powf(dist)
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
 pub(super) fn truncated_geometric(s: &Setting) -> Option<Candidate> {
     let (eps, _) = dprivacy_metric(s)?;
     let PrivacySpec::DPrivacy { metric, .. } = s.notion else {
@@ -127,21 +147,7 @@ pub(super) fn truncated_geometric(s: &Setting) -> Option<Candidate> {
     if n < 2 || (0..n).any(|i| (v[i] - i as f64).abs() > 0.0) {
         return None;
     }
-    let a = (-eps).exp();
-    let rows = (0..n)
-        .map(|x| {
-            (0..n)
-                .map(|y| {
-                    let dist = (x as f64 - y as f64).abs();
-                    if y == 0 || y == n - 1 {
-                        a.powf(dist) / (1.0 + a)
-                    } else {
-                        (1.0 - a) / (1.0 + a) * a.powf(dist)
-                    }
-                })
-                .collect()
-        })
-        .collect();
+    let rows = truncated_geometric_rows(n, eps);
     let mut c = candidate(
         "truncated-geometric",
         "Ghosh, Roughgarden, Sundararajan (2009): the truncated geometric mechanism on 0..n-1 is optimal, after the best remap, for every prior and every loss monotone in |x - y|",
@@ -180,7 +186,7 @@ pub(super) fn hadamard(k: usize) -> Vec<Vec<i8>> {
 
 /// Hadamard response over `k` symbols: output `y` in `0..K` (K the smallest power of 2 above
 /// k); symbol `i` uses row `i + 1`, and outputs where it is +1 get `e^eps` times the weight.
-pub(super) fn hadamard_block(k: usize, eps: f64) -> (usize, Vec<Vec<f64>>) {
+pub(crate) fn hadamard_block(k: usize, eps: f64) -> (usize, Vec<Vec<f64>>) {
     let big = (k + 1).next_power_of_two();
     let h = hadamard(big);
     let e = eps.exp();

@@ -1,0 +1,206 @@
+//! `mechsynth estimate`: frequencies, ranges, means and sums with intervals, from reports or
+//! output counts.
+
+use crate::common::{emit, Format, UsageError};
+use crate::input::{check_time_limit, materialize, open};
+use crate::mechanism::{Mechanism, MechanismArgs};
+use anyhow::{bail, Result};
+use mechsynth::collect::baseline::oracle::oracle_estimates;
+use mechsynth::collect::estimate::{
+    estimate, EstimateOptions, EstimateReport, EstimatorSpec, Query, DEFAULT_BOOTSTRAP,
+};
+use mechsynth::collect::privatize::RecordFormat;
+use mechsynth::collect::reports::{count_oracle_reports, count_reports, read_counts};
+use mechsynth::collect::sampler::{secure_rng, seeded_rng};
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(clap::Args)]
+pub struct EstimateArgs {
+    #[command(flatten)]
+    mechanism: MechanismArgs,
+    /// The reports: one output label per line (or a CSV column with --column); `-` reads
+    /// standard input.
+    #[arg(required_unless_present = "counts")]
+    reports: Option<PathBuf>,
+    /// Output counts instead of reports: `label,count` lines.
+    #[arg(long, value_name = "FILE", conflicts_with = "reports")]
+    counts: Option<PathBuf>,
+    /// The CSV column holding the reports.
+    #[arg(long)]
+    column: Option<String>,
+    /// Estimators to run (repeat or separate by commas).
+    #[arg(
+        long = "estimator",
+        value_enum,
+        value_delimiter = ',',
+        default_value = "inversion"
+    )]
+    estimators: Vec<EstimatorSpec>,
+    /// What to estimate: `frequencies`, `mean`, `sum` or `range:FROM..TO` (repeat or separate
+    /// by commas).
+    #[arg(long = "query", value_delimiter = ',', default_value = "frequencies")]
+    queries: Vec<String>,
+    /// Confidence level of the intervals.
+    #[arg(long, default_value_t = 0.95)]
+    level: f64,
+    /// Bootstrap replicates for the projected and EM estimators.
+    #[arg(long, default_value_t = DEFAULT_BOOTSTRAP)]
+    bootstrap: usize,
+    /// Seed of the bootstrap (default: from the operating system).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    format: Format,
+    /// Give up reading the reports after this many seconds; the bootstrap stops there too.
+    #[arg(long, default_value_t = 3600.0)]
+    time_limit: f64,
+}
+
+/// Run `estimate`.
+pub fn run(args: EstimateArgs) -> Result<u8> {
+    let start = Instant::now();
+    check_time_limit(args.time_limit)?;
+    if !(args.level > 0.0 && args.level < 1.0) {
+        bail!(UsageError(format!(
+            "invalid `--level` = {}: must be in (0, 1)",
+            args.level
+        )));
+    }
+    let queries = args
+        .queries
+        .iter()
+        .map(|q| Query::parse(q))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mechanism = args.mechanism.load()?;
+    let format = match &args.column {
+        Some(c) => RecordFormat::Csv { column: c.clone() },
+        None => RecordFormat::Lines,
+    };
+    let report = match &mechanism {
+        Mechanism::Channel(model) => {
+            let counts = match (&args.counts, &args.reports) {
+                (Some(path), _) => {
+                    read_counts(open(path, "estimate", start, args.time_limit)?, model)?
+                }
+                (None, Some(path)) => {
+                    let (path, _spool) = materialize(path)?;
+                    count_reports(
+                        open(&path, "estimate", start, args.time_limit)?,
+                        model,
+                        &format,
+                    )?
+                }
+                (None, None) => unreachable!("clap requires reports or counts"),
+            };
+            let options = EstimateOptions {
+                estimators: args.estimators.clone(),
+                queries,
+                level: args.level,
+                bootstrap: args.bootstrap,
+                deadline: Some(start + std::time::Duration::from_secs_f64(args.time_limit)),
+                progress: Some(crate::common::stderr_progress()),
+            };
+            let mut rng = args.seed.map_or_else(secure_rng, seeded_rng);
+            estimate(model, &counts, &options, &mut rng)?
+        }
+        Mechanism::Oracle(oracle, domain) => {
+            let Some(path) = &args.reports else {
+                bail!(UsageError(
+                    "invalid `--counts`: an oracle's reports are not counts of outputs; give the reports".into()
+                ));
+            };
+            let (path, _spool) = materialize(path)?;
+            let (support, users) = count_oracle_reports(
+                open(&path, "estimate", start, args.time_limit)?,
+                oracle.as_ref(),
+                &format,
+            )?;
+            EstimateReport {
+                users,
+                estimates: oracle_estimates(
+                    oracle.as_ref(),
+                    domain,
+                    &support,
+                    users,
+                    &queries,
+                    args.level,
+                )?,
+                counts: support,
+                output_labels: domain.labels().to_vec(),
+                level: args.level,
+                warnings: Vec::new(),
+            }
+        }
+    };
+    for w in &report.warnings {
+        eprintln!("warning: {w}");
+    }
+    let text = match args.format {
+        Format::Json => serde_json::to_string_pretty(&report)? + "\n",
+        Format::Table => table(&report),
+        Format::Csv => csv(&report),
+    };
+    emit(&text, None)?;
+    Ok(0)
+}
+
+fn table(r: &EstimateReport) -> String {
+    use std::fmt::Write;
+    let mut s = format!(
+        "{} reports; {:.0}% intervals\n{:<16} {:<24} {:>13} {:>12} {:>13} {:>13}  interval\n",
+        r.users,
+        100.0 * r.level,
+        "estimator",
+        "quantity",
+        "estimate",
+        "std error",
+        "low",
+        "high"
+    );
+    for e in &r.estimates {
+        match (&e.estimate, e.interval) {
+            (Some(i), Some(kind)) => {
+                let kind = serde_json::to_value(kind)
+                    .ok()
+                    .and_then(|v| v.as_str().map(String::from))
+                    .unwrap_or_default();
+                let _ = writeln!(
+                    s,
+                    "{:<16} {:<24} {:>13.6} {:>12.3e} {:>13.6} {:>13.6}  {kind}",
+                    e.estimator, e.quantity, i.value, i.std_error, i.low, i.high
+                );
+            }
+            _ => {
+                let _ = writeln!(s, "{:<16} {:<24} {:>13}", e.estimator, e.quantity, "n/a");
+            }
+        }
+    }
+    s
+}
+
+fn csv(r: &EstimateReport) -> String {
+    use std::fmt::Write;
+    let mut s = String::from("estimator,quantity,estimate,std_error,low,high,interval\n");
+    for e in &r.estimates {
+        let kind = e
+            .interval
+            .and_then(|k| serde_json::to_value(k).ok())
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default();
+        match &e.estimate {
+            Some(i) => {
+                let _ = writeln!(
+                    s,
+                    "{},{},{:?},{:?},{:?},{:?},{kind}",
+                    e.estimator, e.quantity, i.value, i.std_error, i.low, i.high
+                );
+            }
+            None => {
+                let _ = writeln!(s, "{},{},,,,,", e.estimator, e.quantity);
+            }
+        }
+    }
+    s
+}

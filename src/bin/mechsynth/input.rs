@@ -1,0 +1,110 @@
+//! Reading record files for the collection subcommands: standard input spooled to a temporary
+//! file (so that a file can be checked before anything is written), progress on stderr after
+//! two seconds, and a time limit.
+
+use anyhow::{Context, Result};
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// A file removed when dropped.
+pub struct TempFile(pub PathBuf);
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// The path to read `input` from: itself, or for `-` a temporary copy of standard input.
+pub fn materialize(input: &Path) -> Result<(PathBuf, Option<TempFile>)> {
+    if input != Path::new("-") {
+        return Ok((input.to_path_buf(), None));
+    }
+    let path = std::env::temp_dir().join(format!("mechsynth-stdin-{}", std::process::id()));
+    let guard = TempFile(path.clone());
+    let mut file =
+        File::create(&path).with_context(|| format!("cannot write {}", path.display()))?;
+    std::io::copy(&mut std::io::stdin().lock(), &mut file).context("cannot read standard input")?;
+    Ok((path, Some(guard)))
+}
+
+/// A reader that reports progress on stderr (from two seconds on, twice a second) and fails
+/// with `TimedOut` once the deadline has passed.
+pub struct Progress<R> {
+    inner: R,
+    read: u64,
+    total: u64,
+    start: Instant,
+    last: Instant,
+    limit: Duration,
+    label: &'static str,
+}
+
+/// How often progress is reported once it is shown.
+const PROGRESS_INTERVAL: Duration = Duration::from_millis(500);
+/// Progress appears only for runs longer than this.
+const PROGRESS_AFTER: Duration = Duration::from_secs(2);
+
+impl<R: Read> Read for Progress<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let k = self.inner.read(buf)?;
+        self.read += k as u64;
+        let elapsed = self.start.elapsed();
+        if elapsed > self.limit {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                format!("time limit of {} s reached", self.limit.as_secs_f64()),
+            ));
+        }
+        if elapsed > PROGRESS_AFTER && self.last.elapsed() > PROGRESS_INTERVAL {
+            self.last = Instant::now();
+            eprintln!(
+                "[{:>6.1} s] {}: {:.0}% of the input",
+                elapsed.as_secs_f64(),
+                self.label,
+                100.0 * self.read as f64 / self.total.max(1) as f64
+            );
+        }
+        Ok(k)
+    }
+}
+
+/// Open `path` buffered, with progress and the deadline `start + limit`.
+pub fn open(
+    path: &Path,
+    label: &'static str,
+    start: Instant,
+    limit: f64,
+) -> Result<BufReader<Progress<File>>> {
+    let file = File::open(path).map_err(|e| {
+        crate::common::UsageError(format!(
+            "invalid input {}: cannot read it: {e}",
+            path.display()
+        ))
+    })?;
+    let total = file.metadata().map(|m| m.len()).unwrap_or(0);
+    Ok(BufReader::with_capacity(
+        1 << 20,
+        Progress {
+            inner: file,
+            read: 0,
+            total,
+            start,
+            last: start,
+            limit: Duration::from_secs_f64(limit),
+            label,
+        },
+    ))
+}
+
+/// Check a `--time-limit` value.
+pub fn check_time_limit(limit: f64) -> Result<()> {
+    if !(limit.is_finite() && limit > 0.0) {
+        anyhow::bail!(crate::common::UsageError(format!(
+            "invalid `--time-limit` = {limit}: must be a positive number of seconds"
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,115 @@
+//! The mechanism a collection subcommand works with: a channel file, a named baseline or a
+//! frequency oracle, with the domain of the baselines.
+
+use crate::common::UsageError;
+use anyhow::{bail, Context, Result};
+use mechsynth::collect::baseline::oracle::{FrequencyOracle, OracleSpec};
+use mechsynth::collect::baseline::BaselineSpec;
+use mechsynth::collect::Model;
+use mechsynth::problem::DomainSpec;
+use mechsynth::Domain;
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args, Clone)]
+pub struct MechanismArgs {
+    /// The channel: a `solve --format json` report or a TOML file with `[channel] rows`.
+    #[arg(long, value_name = "FILE")]
+    pub channel: Option<PathBuf>,
+    /// A named baseline mechanism instead of a channel file (needs --epsilon and a domain).
+    #[arg(long, value_enum, conflicts_with = "channel")]
+    pub baseline: Option<BaselineSpec>,
+    /// A frequency oracle (unary encoding or local hashing) instead of a channel.
+    #[arg(long, value_enum, conflicts_with_all = ["channel", "baseline"])]
+    pub oracle: Option<OracleSpec>,
+    /// Privacy parameter of the baseline or oracle.
+    #[arg(long, allow_negative_numbers = true)]
+    pub epsilon: Option<f64>,
+    /// Domain of a baseline or oracle: a TOML file with a `[domain]` table (a problem file).
+    #[arg(long, value_name = "FILE", conflicts_with = "channel")]
+    pub domain: Option<PathBuf>,
+    /// Domain of a baseline or oracle: the symbols 0..N-1 with a uniform prior.
+    #[arg(long, value_name = "N", conflicts_with_all = ["channel", "domain"])]
+    pub size: Option<usize>,
+}
+
+/// What the flags name.
+pub enum Mechanism {
+    /// A channel (from a file or a matrix baseline).
+    Channel(Model),
+    /// A frequency oracle over a domain.
+    Oracle(Box<dyn FrequencyOracle>, Domain),
+}
+
+impl Mechanism {
+    /// The input domain.
+    pub fn domain(&self) -> &Domain {
+        match self {
+            Mechanism::Channel(m) => &m.domain,
+            Mechanism::Oracle(_, d) => d,
+        }
+    }
+}
+
+fn load_domain(path: &Path) -> Result<Domain> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let value: toml::Table = toml::from_str(&text)
+        .map_err(|e| UsageError(format!("cannot parse {}: {e}", path.display())))?;
+    let Some(domain) = value.get("domain") else {
+        bail!(UsageError(format!(
+            "invalid `--domain` = {}: the file has no [domain] table",
+            path.display()
+        )));
+    };
+    let spec: DomainSpec = domain
+        .clone()
+        .try_into()
+        .map_err(|e| UsageError(format!("{}: `domain`: {e}", path.display())))?;
+    Ok(spec.build()?)
+}
+
+impl MechanismArgs {
+    pub fn baseline_domain(&self) -> Result<Domain> {
+        match (&self.domain, self.size) {
+            (Some(path), _) => load_domain(path),
+            (None, Some(n)) => Ok(Domain::sized(n)?),
+            (None, None) => bail!(UsageError(
+                "a baseline or oracle needs a domain: --domain FILE or --size N".into()
+            )),
+        }
+    }
+
+    fn epsilon(&self) -> Result<f64> {
+        match self.epsilon {
+            Some(e) => Ok(mechsynth::collect::check_epsilon("--epsilon", e)?),
+            None => bail!(UsageError("a baseline or oracle needs --epsilon".into())),
+        }
+    }
+
+    /// Load the mechanism.
+    pub fn load(&self) -> Result<Mechanism> {
+        if let Some(path) = &self.channel {
+            if self.epsilon.is_some() {
+                bail!(UsageError(
+                    "invalid `--epsilon`: a channel file has its own parameters; --epsilon is for baselines and oracles".into()
+                ));
+            }
+            return Ok(Mechanism::Channel(Model::load(path)?));
+        }
+        if let Some(spec) = self.baseline {
+            return Ok(Mechanism::Channel(Model::baseline(
+                spec,
+                self.baseline_domain()?,
+                self.epsilon()?,
+            )?));
+        }
+        if let Some(spec) = self.oracle {
+            let domain = self.baseline_domain()?;
+            let oracle = spec.build(domain.size(), self.epsilon()?)?;
+            return Ok(Mechanism::Oracle(oracle, domain));
+        }
+        bail!(UsageError(
+            "name a mechanism: --channel FILE, --baseline NAME or --oracle NAME".into()
+        ))
+    }
+}

@@ -1,0 +1,173 @@
+//! Maximum likelihood by EM, the iterative Bayesian update: `pi <- pi .* (Q (c ./ (Q^T pi)))`,
+//! from the uniform distribution, accelerated by SQUAREM (Varadhan and Roland 2008, scheme
+//! S3) with a fallback to the plain step whenever the extrapolation would leave the simplex or
+//! lower the likelihood. It stops when one plain EM step changes no frequency by more than
+//! [`EM_TOLERANCE`].
+
+use super::Estimator;
+use crate::collect::{CollectError, Model};
+
+/// EM stops when a plain step changes every frequency by at most this.
+pub const EM_TOLERANCE: f64 = 1e-10;
+/// EM gives up after this many plain steps (reported as not converged).
+pub const EM_MAX_ITERATIONS: usize = 200_000;
+
+/// The outcome of [`em`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct EmResult {
+    /// The maximum-likelihood frequencies.
+    pub frequencies: Vec<f64>,
+    /// Plain EM steps taken.
+    pub iterations: usize,
+    /// Whether the last step changed no frequency by more than the tolerance.
+    pub converged: bool,
+    /// The log-likelihood per report, `sum_y c_y ln lambda_y`.
+    pub log_likelihood: f64,
+}
+
+/// Dense row-major channel for the EM steps.
+struct Dense {
+    n: usize,
+    m: usize,
+    q: Vec<f64>,
+}
+
+impl Dense {
+    fn new(model: &Model) -> Self {
+        Dense {
+            n: model.inputs(),
+            m: model.outputs(),
+            q: model.channel.rows().iter().flatten().copied().collect(),
+        }
+    }
+
+    fn lambda(&self, pi: &[f64], lambda: &mut [f64]) {
+        lambda.fill(0.0);
+        for (row, p) in self.q.chunks_exact(self.m).zip(pi) {
+            for (l, q) in lambda.iter_mut().zip(row) {
+                *l += p * q;
+            }
+        }
+    }
+
+    fn log_likelihood(&self, pi: &[f64], c: &[f64], lambda: &mut [f64]) -> f64 {
+        self.lambda(pi, lambda);
+        c.iter()
+            .zip(lambda.iter())
+            .filter(|(cy, _)| **cy > 0.0)
+            .map(|(cy, l)| cy * l.ln())
+            .sum()
+    }
+
+    /// One EM step from `pi` into `next`.
+    fn step(&self, pi: &[f64], c: &[f64], lambda: &mut [f64], next: &mut [f64]) {
+        self.lambda(pi, lambda);
+        for (l, cy) in lambda.iter_mut().zip(c) {
+            *l = if *cy > 0.0 { cy / *l } else { 0.0 };
+        }
+        let mut total = 0.0;
+        for x in 0..self.n {
+            let row = &self.q[x * self.m..(x + 1) * self.m];
+            let s: f64 = row.iter().zip(lambda.iter()).map(|(q, r)| q * r).sum();
+            next[x] = pi[x] * s;
+            total += next[x];
+        }
+        next.iter_mut().for_each(|v| *v /= total);
+    }
+}
+
+fn max_change(a: &[f64], b: &[f64]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
+}
+
+/// Maximize `sum_y c_y ln (Q^T pi)_y` over distributions `pi`.
+pub fn em(model: &Model, c: &[f64], tolerance: f64, max_iterations: usize) -> EmResult {
+    let d = Dense::new(model);
+    let (n, m) = (d.n, d.m);
+    let mut pi = vec![1.0 / n as f64; n];
+    let (mut p1, mut p2, mut p3) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    let mut lambda = vec![0.0; m];
+    let mut iterations = 0;
+    let mut converged = false;
+    while iterations < max_iterations {
+        d.step(&pi, c, &mut lambda, &mut p1);
+        iterations += 1;
+        if max_change(&pi, &p1) <= tolerance {
+            pi.copy_from_slice(&p1);
+            converged = true;
+            break;
+        }
+        d.step(&p1, c, &mut lambda, &mut p2);
+        iterations += 1;
+        // SQUAREM S3: r = p1 - pi, v = p2 - 2 p1 + pi, alpha = -|r| / |v|.
+        let r2: f64 = (0..n).map(|i| (p1[i] - pi[i]).powi(2)).sum();
+        let v2: f64 = (0..n).map(|i| (p2[i] - 2.0 * p1[i] + pi[i]).powi(2)).sum();
+        let alpha = if v2 > 0.0 { -(r2 / v2).sqrt() } else { -1.0 }.min(-1.0);
+        for i in 0..n {
+            let r = p1[i] - pi[i];
+            let v = p2[i] - 2.0 * p1[i] + pi[i];
+            p3[i] = pi[i] - 2.0 * alpha * r + alpha * alpha * v;
+        }
+        let inside = p3.iter().all(|v| *v >= 0.0) && p3.iter().sum::<f64>() > 0.0;
+        let accepted = inside && {
+            let s: f64 = p3.iter().sum();
+            p3.iter_mut().for_each(|v| *v /= s);
+            d.log_likelihood(&p3, c, &mut lambda) >= d.log_likelihood(&p2, c, &mut lambda)
+        };
+        if accepted {
+            // Stabilizing EM step from the extrapolated point.
+            d.step(&p3, c, &mut lambda, &mut pi);
+            iterations += 1;
+        } else {
+            pi.copy_from_slice(&p2);
+        }
+    }
+    let log_likelihood = d.log_likelihood(&pi, c, &mut lambda);
+    EmResult {
+        frequencies: pi,
+        iterations,
+        converged,
+        log_likelihood,
+    }
+}
+
+/// The EM estimator.
+#[derive(Debug, Clone, Copy)]
+pub struct EmEstimator {
+    /// Convergence tolerance (largest change of a frequency in one step).
+    pub tolerance: f64,
+    /// Most plain EM steps.
+    pub max_iterations: usize,
+}
+
+impl Default for EmEstimator {
+    fn default() -> Self {
+        EmEstimator {
+            tolerance: EM_TOLERANCE,
+            max_iterations: EM_MAX_ITERATIONS,
+        }
+    }
+}
+
+impl Estimator for EmEstimator {
+    fn name(&self) -> &'static str {
+        "em"
+    }
+
+    fn frequencies(&self, model: &Model, c: &[f64]) -> Result<Vec<f64>, CollectError> {
+        let r = em(model, c, self.tolerance, self.max_iterations);
+        if !r.converged {
+            return Err(CollectError::NotEstimable {
+                what: "the EM estimate".into(),
+                reason: format!(
+                    "EM did not converge to {:e} in {} steps",
+                    self.tolerance, r.iterations
+                ),
+            });
+        }
+        Ok(r.frequencies)
+    }
+}

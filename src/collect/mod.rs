@@ -1,0 +1,108 @@
+//! Data collection with a channel: randomize records through it ([`sampler`], [`privatize`]),
+//! turn the collected reports into estimates with standard errors ([`estimate`]), simulate
+//! collections ([`simulate`]) and plan their size ([`plan`]).
+//!
+//! A channel comes from a file mechsynth reads (a `solve --format json` report or a TOML
+//! `[channel]`) or from a named [`baseline`] mechanism; [`Model`] holds it with its domain and
+//! output labels. The unary-encoding and hashing oracles (SUE/RAPPOR, OUE, OLH), whose
+//! outputs are not a small matrix, have their own randomizer and estimator in
+//! [`baseline::oracle`].
+
+pub mod baseline;
+pub mod estimate;
+mod model;
+
+pub mod plan;
+pub mod privatize;
+pub mod reports;
+pub mod sampler;
+pub mod simulate;
+
+pub mod stats;
+
+pub use model::Model;
+
+use crate::error::ProblemError;
+use std::path::PathBuf;
+
+/// What can go wrong while collecting, estimating, simulating or planning.
+#[derive(Debug, thiserror::Error)]
+pub enum CollectError {
+    /// The channel, domain or mechanism description is invalid.
+    #[error(transparent)]
+    Problem(#[from] ProblemError),
+    /// A record or report that cannot be used, with its line number (1-based) and value.
+    #[error("line {line}: {what} `{value}`: {reason}")]
+    Record {
+        /// 1-based line number in the input.
+        line: u64,
+        /// What the line holds (record, report, count).
+        what: &'static str,
+        /// The offending value as written.
+        value: String,
+        /// Why it is rejected.
+        reason: String,
+    },
+    /// A parameter or option with a value that cannot be used.
+    #[error("invalid `{key}` = {value}: {reason}")]
+    Invalid {
+        /// The option or key.
+        key: String,
+        /// The value as given.
+        value: String,
+        /// Why it is rejected.
+        reason: String,
+    },
+    /// The estimate asked for does not exist for this channel (a singular channel).
+    #[error("{what} cannot be estimated from this channel: {reason}")]
+    NotEstimable {
+        /// The quantity asked for.
+        what: String,
+        /// Why (the channel is singular for it).
+        reason: String,
+    },
+    /// Reading or writing failed.
+    #[error("{action} {path}: {source}")]
+    Io {
+        /// `cannot read`, `cannot write`...
+        action: &'static str,
+        /// The file (`-` for standard input/output).
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+}
+
+impl CollectError {
+    /// Shorthand for [`CollectError::Invalid`].
+    pub fn invalid(
+        key: impl Into<String>,
+        value: impl ToString,
+        reason: impl Into<String>,
+    ) -> Self {
+        CollectError::Invalid {
+            key: key.into(),
+            value: value.to_string(),
+            reason: reason.into(),
+        }
+    }
+
+    /// Whether the error is about the input (bad file, record, option): exit code 2.
+    pub fn is_bad_input(&self) -> bool {
+        !matches!(self, CollectError::Io { .. })
+    }
+}
+
+/// Check that `eps` is a usable privacy parameter (finite, in `[0, MAX_EPSILON]`).
+pub fn check_epsilon(key: &str, eps: f64) -> Result<f64, CollectError> {
+    let max = crate::privacy::MAX_EPSILON;
+    if eps.is_finite() && (0.0..=max).contains(&eps) {
+        Ok(eps)
+    } else {
+        Err(CollectError::invalid(
+            key,
+            eps,
+            format!("epsilon must be a finite number in [0, {max}]"),
+        ))
+    }
+}

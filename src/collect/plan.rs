@@ -1,0 +1,290 @@
+//! Planning a collection: how many users an RMSE target needs, or the smallest epsilon that
+//! meets it for a given number of users, for a channel and the baselines side by side.
+//!
+//! Every estimate planned for is the unbiased one (inversion, or the oracle's estimator), whose
+//! variance around the realized composition is `v / N` for a per-user variance `v` evaluated
+//! at the domain prior: `N = ceil(v / rmse^2)`. The smallest epsilon is found by bisection,
+//! which assumes the variance decreases in epsilon (true of every baseline here).
+
+use super::baseline::oracle::{FrequencyOracle, OracleSpec};
+use super::baseline::BaselineSpec;
+use super::simulate::inversion_covariance;
+use super::{CollectError, Model};
+use crate::domain::Domain;
+use nalgebra::DVector;
+use serde::Serialize;
+
+/// Bisection on epsilon stops when the bracket is narrower than this.
+pub const EPSILON_RESOLUTION: f64 = 1e-6;
+
+/// `v / rmse^2` within this relative distance above an integer is rounded down to it (a
+/// variance computed with rounding error must not cost a user).
+pub const USERS_ROUNDING_SLACK: f64 = 1e-9;
+
+/// The quantity whose RMSE is targeted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum PlanTarget {
+    /// Every symbol's frequency (the worst symbol decides).
+    Frequency,
+    /// One symbol's frequency (a prevalence).
+    Prevalence {
+        /// The symbol's index.
+        symbol: usize,
+    },
+    /// The mean of the domain's values.
+    Mean,
+}
+
+/// One mechanism's plan.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlanRow {
+    /// The mechanism.
+    pub mechanism: String,
+    /// Its parameter (the channel file's: none).
+    pub epsilon: Option<f64>,
+    /// Per-user variance `v` of the target (RMSE = sqrt(v / N)); infinite when the target is
+    /// not estimable.
+    pub per_user_variance: f64,
+    /// Users needed for the RMSE target.
+    pub users_needed: Option<u64>,
+    /// The RMSE with the given number of users.
+    pub rmse_at_users: Option<f64>,
+    /// The LDP leakage of the mechanism (nats).
+    pub ldp: Option<f64>,
+}
+
+/// The plan for all mechanisms.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlanReport {
+    /// The target.
+    pub target: PlanTarget,
+    /// The RMSE asked for.
+    pub rmse: f64,
+    /// The users given (epsilon search), if any.
+    pub users: Option<u64>,
+    /// One row per mechanism.
+    pub rows: Vec<PlanRow>,
+    /// Mechanisms left out (time limit).
+    pub notes: Vec<String>,
+}
+
+/// What [`plan`] is asked.
+#[derive(Clone)]
+pub struct PlanOptions {
+    /// The quantity whose RMSE is targeted.
+    pub target: PlanTarget,
+    /// The target RMSE.
+    pub rmse: f64,
+    /// With a number of users: find each baseline's smallest epsilon.
+    pub users: Option<u64>,
+    /// Epsilon of the baselines otherwise (default: the channel's LDP leakage).
+    pub epsilon: Option<f64>,
+    /// Mechanisms not started by this instant are left out (with a note).
+    pub deadline: Option<std::time::Instant>,
+    /// Where progress messages go (none by default).
+    pub progress: Option<crate::synthesis::ProgressSink>,
+}
+
+/// Per-user variance of the inversion estimate of `target` for a channel at the domain prior.
+pub fn channel_variance(model: &Model, target: PlanTarget) -> f64 {
+    let Some(cov) = inversion_covariance(model, model.domain.prior(), 1.0) else {
+        return f64::INFINITY;
+    };
+    match target {
+        PlanTarget::Frequency => (0..model.inputs()).map(|k| cov[(k, k)]).fold(0.0, f64::max),
+        PlanTarget::Prevalence { symbol } => cov[(symbol, symbol)],
+        PlanTarget::Mean => {
+            let v = DVector::from_vec(model.values());
+            (v.transpose() * cov * v)[(0, 0)]
+        }
+    }
+}
+
+/// Per-user variance of an oracle's estimate of `target` at the domain prior.
+pub fn oracle_variance(oracle: &dyn FrequencyOracle, domain: &Domain, target: PlanTarget) -> f64 {
+    let prior = domain.prior();
+    let var: Vec<f64> = prior.iter().map(|f| oracle.variance(*f, 1.0)).collect();
+    match target {
+        PlanTarget::Frequency => var.iter().copied().fold(0.0, f64::max),
+        PlanTarget::Prevalence { symbol } => var[symbol],
+        PlanTarget::Mean => domain
+            .numeric_values()
+            .iter()
+            .zip(&var)
+            .map(|(w, v)| w * w * v)
+            .sum(),
+    }
+}
+
+fn users_needed(v: f64, rmse: f64) -> Option<u64> {
+    let n = (v / (rmse * rmse) * (1.0 - USERS_ROUNDING_SLACK))
+        .ceil()
+        .max(1.0);
+    (v.is_finite() && n < u64::MAX as f64).then_some(n as u64)
+}
+
+/// The smallest epsilon in `[0, MAX_EPSILON]` with `variance(eps) <= bound`, by bisection.
+fn smallest_epsilon(variance: &dyn Fn(f64) -> f64, bound: f64) -> Option<f64> {
+    let (mut lo, mut hi) = (0.0, crate::privacy::MAX_EPSILON);
+    if variance(hi) > bound {
+        return None;
+    }
+    while hi - lo > EPSILON_RESOLUTION {
+        let mid = 0.5 * (lo + hi);
+        if variance(mid) <= bound {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Some(hi)
+}
+
+fn row(
+    mechanism: String,
+    epsilon: Option<f64>,
+    v: f64,
+    rmse: f64,
+    users: Option<u64>,
+    ldp: Option<f64>,
+) -> PlanRow {
+    PlanRow {
+        mechanism,
+        epsilon,
+        per_user_variance: v,
+        users_needed: users_needed(v, rmse),
+        rmse_at_users: users.map(|n| (v / n as f64).sqrt()),
+        ldp,
+    }
+}
+
+fn ldp_of(model: &Model) -> Option<f64> {
+    crate::privacy::leakage_profile(&model.channel, &model.domain)
+        .get("ldp")
+        .copied()
+}
+
+/// A mechanism family to plan for: its name, its per-user variance and its LDP leakage as
+/// functions of epsilon.
+type Candidate<'a> = (
+    String,
+    Box<dyn Fn(f64) -> f64 + 'a>,
+    Box<dyn Fn(f64) -> Option<f64> + 'a>,
+);
+
+/// Plan for `model` (if given) and every baseline that applies to `domain`. With `users`, each
+/// baseline gets the smallest epsilon meeting `rmse`; otherwise baselines run at `epsilon`
+/// (default: the LDP leakage of `model`).
+pub fn plan(
+    model: Option<&Model>,
+    domain: &Domain,
+    options: &PlanOptions,
+) -> Result<PlanReport, CollectError> {
+    let PlanOptions {
+        target,
+        rmse,
+        users,
+        epsilon,
+        ..
+    } = *options;
+    if !(rmse.is_finite() && rmse > 0.0) {
+        return Err(CollectError::invalid(
+            "--rmse",
+            rmse,
+            "must be a positive number",
+        ));
+    }
+    if let PlanTarget::Prevalence { symbol } = target {
+        if symbol >= domain.size() {
+            return Err(CollectError::invalid(
+                "--symbol",
+                symbol,
+                "not a symbol of the domain",
+            ));
+        }
+    }
+    let epsilon = epsilon.or_else(|| model.and_then(ldp_of).filter(|e| e.is_finite()));
+    let mut rows = Vec::new();
+    if let Some(m) = model {
+        rows.push(row(
+            m.source.clone(),
+            None,
+            channel_variance(m, target),
+            rmse,
+            users,
+            ldp_of(m),
+        ));
+    }
+    let baseline_variance = |spec: BaselineSpec, eps: f64| {
+        Model::baseline(spec, domain.clone(), eps)
+            .map_or(f64::INFINITY, |m| channel_variance(&m, target))
+    };
+    let oracle_var = |spec: OracleSpec, eps: f64| {
+        spec.build(domain.size(), eps).map_or(f64::INFINITY, |o| {
+            oracle_variance(o.as_ref(), domain, target)
+        })
+    };
+    let mut candidates: Vec<Candidate> = Vec::new();
+    for spec in BaselineSpec::ALL {
+        if spec.mechanism().applies(domain) {
+            let ldp = move |eps: f64| {
+                Model::baseline(spec, domain.clone(), eps)
+                    .ok()
+                    .as_ref()
+                    .and_then(ldp_of)
+            };
+            candidates.push((
+                spec.name().into(),
+                Box::new(move |e| baseline_variance(spec, e)),
+                Box::new(ldp),
+            ));
+        }
+    }
+    for spec in OracleSpec::ALL {
+        let name = spec.name();
+        // Unary encodings are eps-LDP by construction; OLH too.
+        candidates.push((
+            name.into(),
+            Box::new(move |e| oracle_var(spec, e)),
+            Box::new(Some),
+        ));
+    }
+    let mut notes = Vec::new();
+    for (name, variance, ldp) in &candidates {
+        if options
+            .deadline
+            .is_some_and(|d| std::time::Instant::now() > d)
+        {
+            notes.push(format!(
+                "time limit reached before {name}; it and the mechanisms after it are left out"
+            ));
+            break;
+        }
+        if let Some(p) = &options.progress {
+            p(&format!("plan: {name}"));
+        }
+        let eps = match users {
+            Some(n) => smallest_epsilon(variance.as_ref(), n as f64 * rmse * rmse),
+            None => epsilon,
+        };
+        match eps {
+            Some(e) => rows.push(row(name.clone(), Some(e), variance(e), rmse, users, ldp(e))),
+            None => rows.push(PlanRow {
+                mechanism: name.clone(),
+                epsilon: None,
+                per_user_variance: f64::INFINITY,
+                users_needed: None,
+                rmse_at_users: None,
+                ldp: None,
+            }),
+        }
+    }
+    Ok(PlanReport {
+        target,
+        rmse,
+        users,
+        rows,
+        notes,
+    })
+}

@@ -1,0 +1,271 @@
+//! Monte Carlo of a collection: N users through a channel (or a frequency oracle) and the
+//! estimators, T trials, with the empirical error beside its analytic value.
+//!
+//! Each trial draws counts, not users: the composition `N_x` (a multinomial over the prior,
+//! or fixed by largest remainders), then each input's reports as a multinomial over its row,
+//! by sequential binomials. A trial costs O(n m) whatever N. Errors are measured against the
+//! trial's realized composition `f_x = N_x / N`, which is what a collector wants to know.
+//!
+//! Analytic values, per user or for the N users:
+//! - `inversion-mse`: `E ||pi_hat - f||^2 = tr(G^T (diag lambda - Q^T diag(pi) Q) G) / N` with
+//!   `G = Q^+`: the value `solve` reports as `inversion-mse` (with `users = N`);
+//! - `inversion-mean-var`: the same covariance applied to the values, `v^T Cov v`;
+//! - `mmse-sum` and `mmse-histogram` (per user): the posterior-mean errors
+//!   `E (S_hat - S)^2 / N`, when users are drawn from the domain prior;
+//! - for an oracle, `oracle-mse`: `sum_v Var f_v`.
+//!
+//! An analytic value outside the empirical interval is flagged.
+
+mod oracle;
+mod population;
+
+pub use oracle::simulate_oracle;
+pub use population::inversion_covariance;
+use population::{check, composition, population};
+
+use super::estimate::{dot, EstimatorSpec};
+use super::stats::{multinomial_into, Interval};
+use super::{CollectError, Model};
+use nalgebra::DVector;
+use rand::RngCore;
+use serde::{Deserialize, Serialize};
+use std::time::Instant;
+
+/// How the users' inputs are drawn in each trial.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Sampling {
+    /// Independently from the prior (the composition varies between trials).
+    Iid,
+    /// A fixed composition: `N p_x` users with input x, rounded by largest remainders.
+    Fixed,
+}
+
+/// A group of users sharing a prior (per-user priors are given as groups).
+#[derive(Debug, Clone, PartialEq)]
+pub struct UserGroup {
+    /// Number of users in the group.
+    pub users: u64,
+    /// Their prior over the inputs.
+    pub prior: Vec<f64>,
+}
+
+/// Options of [`simulate`].
+pub struct SimulateOptions<'a> {
+    /// Users per trial.
+    pub users: u64,
+    /// Trials.
+    pub trials: usize,
+    /// Composition of each trial.
+    pub sampling: Sampling,
+    /// Estimators whose error is measured.
+    pub estimators: Vec<EstimatorSpec>,
+    /// Groups with their own priors (empty: every user has the domain prior).
+    pub groups: Vec<UserGroup>,
+    /// Fraction of users who ignore the channel and report a uniformly random output.
+    pub noncompliance: f64,
+    /// Confidence level of the empirical intervals.
+    pub level: f64,
+    /// Stop starting trials after this instant.
+    pub deadline: Option<Instant>,
+    /// Called after each trial with the number done.
+    pub progress: Option<&'a dyn Fn(usize)>,
+}
+
+/// One measured error.
+#[derive(Debug, Clone, Serialize)]
+pub struct Metric {
+    /// What is measured.
+    pub name: String,
+    /// The estimator.
+    pub estimator: String,
+    /// Mean over the trials, with the interval of that mean.
+    pub empirical: Interval,
+    /// The analytic value, where there is one.
+    pub analytic: Option<f64>,
+    /// Whether the analytic value lies in the empirical interval.
+    pub agrees: Option<bool>,
+}
+
+/// What [`simulate`] found.
+#[derive(Debug, Clone, Serialize)]
+pub struct SimulationReport {
+    /// Users per trial.
+    pub users: u64,
+    /// Trials run (fewer than asked when the time limit stopped it).
+    pub trials: usize,
+    /// The measured errors.
+    pub metrics: Vec<Metric>,
+    /// Notes: stopped early, disagreements, non-compliance.
+    pub warnings: Vec<String>,
+}
+
+/// Run the simulation for a channel.
+pub fn simulate(
+    model: &Model,
+    options: &SimulateOptions,
+    rng: &mut dyn RngCore,
+) -> Result<SimulationReport, CollectError> {
+    let (n, m) = (model.inputs(), model.outputs());
+    check(options, n)?;
+    let (groups, pi) = population(model.domain.prior(), options);
+    let users: u64 = groups.iter().map(|g| g.users).sum();
+    let nu = users as f64;
+    let r = options.noncompliance;
+    let rows: Vec<Vec<f64>> = model
+        .channel
+        .rows()
+        .iter()
+        .map(|row| row.iter().map(|q| (1.0 - r) * q + r / m as f64).collect())
+        .collect();
+    let values = model.values();
+    let estimators: Vec<_> = options.estimators.iter().map(|e| e.build()).collect();
+    let posterior = |w: &[f64]| super::estimate::posterior_moments(model, w);
+    let post_values: Vec<f64> = posterior(&values).iter().map(|(mean, _)| *mean).collect();
+    let post_indicator = super::estimate::posterior_matrix(model);
+    // samples[metric] over trials
+    let mut names: Vec<(String, String)> = Vec::new();
+    for e in &estimators {
+        names.push((e.name().into(), "frequency-mse".into()));
+        names.push((e.name().into(), "mean-squared-error".into()));
+    }
+    names.push(("posterior-mean".into(), "mmse-sum".into()));
+    names.push(("posterior-mean".into(), "mmse-histogram".into()));
+    let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(options.trials); names.len()];
+    let mut warnings = Vec::new();
+    let mut c = vec![0u64; m];
+    let mut trials = 0;
+    for t in 0..options.trials {
+        if options.deadline.is_some_and(|d| Instant::now() > d) {
+            warnings.push(format!(
+                "time limit reached: {t} of {} trials run",
+                options.trials
+            ));
+            break;
+        }
+        let nx = composition(&groups, options.sampling, rng);
+        c.fill(0);
+        for x in 0..n {
+            multinomial_into(nx[x], &rows[x], rng, &mut c);
+        }
+        let f: Vec<f64> = nx.iter().map(|&k| k as f64 / nu).collect();
+        let ch: Vec<f64> = c.iter().map(|&k| k as f64 / nu).collect();
+        let mut i = 0;
+        for e in &estimators {
+            let (a, b) = match e.frequencies(model, &ch) {
+                Ok(p) => (
+                    p.iter().zip(&f).map(|(a, b)| (a - b).powi(2)).sum(),
+                    (dot(&p, &values) - dot(&f, &values)).powi(2),
+                ),
+                Err(_) => (f64::NAN, f64::NAN),
+            };
+            samples[i].push(a);
+            samples[i + 1].push(b);
+            i += 2;
+        }
+        let s_hat: f64 = c
+            .iter()
+            .zip(&post_values)
+            .filter(|(k, _)| **k > 0)
+            .map(|(k, v)| *k as f64 * v)
+            .sum();
+        let s: f64 = nx.iter().zip(&values).map(|(k, v)| *k as f64 * v).sum();
+        samples[i].push((s_hat - s).powi(2) / nu);
+        let hist: f64 = (0..n)
+            .map(|k| {
+                let est: f64 = c
+                    .iter()
+                    .zip(&post_indicator[k])
+                    .filter(|(k, _)| **k > 0)
+                    .map(|(cy, p)| *cy as f64 * p)
+                    .sum();
+                (est - nx[k] as f64).powi(2)
+            })
+            .sum();
+        samples[i + 1].push(hist / nu);
+        trials = t + 1;
+        if let Some(p) = options.progress {
+            p(trials);
+        }
+    }
+    // Analytic values.
+    let cov = inversion_covariance(model, &pi, nu);
+    let bayes_applies = options.groups.is_empty() && options.sampling == Sampling::Iid;
+    let objectives = crate::objective::objective_profile(&model.channel, &model.domain);
+    let analytic = |estimator: &str, metric: &str| -> Option<f64> {
+        match (estimator, metric) {
+            ("inversion", "frequency-mse") => cov.as_ref().map(|c| c.trace()),
+            ("inversion", "mean-squared-error") => cov.as_ref().map(|c| {
+                let v = DVector::from_column_slice(&values);
+                (v.transpose() * c * v)[(0, 0)]
+            }),
+            ("posterior-mean", "mmse-sum") if bayes_applies => objectives.get("mmse-sum").copied(),
+            ("posterior-mean", "mmse-histogram") if bayes_applies => {
+                objectives.get("mmse-histogram").copied()
+            }
+            // The same errors over N users, as frequencies: divided by N.
+            ("posterior-mean", "mean-squared-error") if bayes_applies => {
+                objectives.get("mmse-sum").map(|v| v / nu)
+            }
+            ("posterior-mean", "frequency-mse") if bayes_applies => {
+                objectives.get("mmse-histogram").map(|v| v / nu)
+            }
+            _ => None,
+        }
+    };
+    for ((est, metric), s) in names.iter().zip(&samples) {
+        if !s.iter().all(|v| v.is_finite()) {
+            warnings.push(format!(
+                "{est} {metric}: not computable in some trials (a singular channel, EM without convergence, or reports impossible under the prior); left out"
+            ));
+        }
+    }
+    let metrics = names
+        .iter()
+        .zip(&samples)
+        .filter(|(_, s)| s.iter().all(|v| v.is_finite()))
+        .map(|((est, metric), s)| {
+            let empirical = Interval::of_mean(s, options.level);
+            let a = analytic(est, metric);
+            Metric {
+                name: metric.clone(),
+                estimator: est.clone(),
+                empirical,
+                analytic: a,
+                agrees: a.map(|v| empirical.contains(v)),
+            }
+        })
+        .collect::<Vec<_>>();
+    finish(users, trials, metrics, warnings, options)
+}
+
+pub(crate) fn finish(
+    users: u64,
+    trials: usize,
+    metrics: Vec<Metric>,
+    mut warnings: Vec<String>,
+    options: &SimulateOptions,
+) -> Result<SimulationReport, CollectError> {
+    for m in &metrics {
+        if m.agrees == Some(false) {
+            warnings.push(format!(
+                "{} {}: analytic {:.6e} is outside the empirical {:.0}% interval [{:.6e}, {:.6e}]",
+                m.estimator,
+                m.name,
+                m.analytic.unwrap_or(f64::NAN),
+                100.0 * options.level,
+                m.empirical.low,
+                m.empirical.high
+            ));
+        }
+    }
+    if options.noncompliance > 0.0 {
+        warnings.push(format!("{}% of users report a uniformly random output; the estimators and analytic values assume none do", 100.0 * options.noncompliance));
+    }
+    Ok(SimulationReport {
+        users,
+        trials,
+        metrics,
+        warnings,
+    })
+}

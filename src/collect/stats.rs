@@ -1,0 +1,174 @@
+//! Statistical helpers: normal quantiles, intervals from Monte Carlo samples, multinomial
+//! draws, the projection onto the simplex and the generalized inverse of a channel.
+
+use crate::channel::Channel;
+use nalgebra::DMatrix;
+use rand::RngCore;
+use rand_distr::{Binomial, Distribution};
+use serde::Serialize;
+use statrs::distribution::{ContinuousCDF, Normal};
+
+/// Singular values below this times the largest are treated as zero by the generalized
+/// inverse (a channel that close to singular gives no usable inversion estimate).
+pub const RANK_TOLERANCE: f64 = 1e-10;
+
+/// A query `w` counts as estimable when `Q v = w` is solved to this relative residual.
+pub const ESTIMABLE_TOLERANCE: f64 = 1e-8;
+
+/// The two-sided standard normal quantile for a confidence `level` (e.g. 1.96 for 0.95).
+pub fn z_value(level: f64) -> f64 {
+    let n = Normal::new(0.0, 1.0).expect("the standard normal is valid");
+    n.inverse_cdf(0.5 + level / 2.0)
+}
+
+/// A point estimate with its standard error and a confidence interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Interval {
+    /// The estimate.
+    pub value: f64,
+    /// Its standard error.
+    pub std_error: f64,
+    /// Lower end of the interval.
+    pub low: f64,
+    /// Upper end of the interval.
+    pub high: f64,
+}
+
+impl Interval {
+    /// `value +- z std_error`.
+    pub fn normal(value: f64, std_error: f64, level: f64) -> Self {
+        let z = z_value(level);
+        Interval {
+            value,
+            std_error,
+            low: value - z * std_error,
+            high: value + z * std_error,
+        }
+    }
+
+    /// The mean of Monte Carlo samples with the normal interval of the mean.
+    pub fn of_mean(samples: &[f64], level: f64) -> Self {
+        let (mean, var) = mean_var(samples);
+        Interval::normal(mean, (var / samples.len() as f64).sqrt(), level)
+    }
+
+    /// Whether `v` lies in `[low, high]`.
+    pub fn contains(&self, v: f64) -> bool {
+        self.low <= v && v <= self.high
+    }
+}
+
+/// Mean and unbiased sample variance (0 for fewer than two samples).
+pub fn mean_var(samples: &[f64]) -> (f64, f64) {
+    let n = samples.len() as f64;
+    if samples.is_empty() {
+        return (f64::NAN, f64::NAN);
+    }
+    let mean = samples.iter().sum::<f64>() / n;
+    if samples.len() < 2 {
+        return (mean, 0.0);
+    }
+    let var = samples.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, var)
+}
+
+/// The `q`-quantile of samples (linear interpolation; sorts a copy).
+pub fn quantile(samples: &[f64], q: f64) -> f64 {
+    let mut s = samples.to_vec();
+    s.sort_by(f64::total_cmp);
+    let pos = q.clamp(0.0, 1.0) * (s.len() - 1) as f64;
+    let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
+    s[lo] + (s[hi] - s[lo]) * (pos - lo as f64)
+}
+
+/// Counts of `total` draws from the distribution `p` (summing to 1), by sequential binomials:
+/// O(len p) whatever `total`.
+pub fn multinomial(total: u64, p: &[f64], rng: &mut dyn RngCore) -> Vec<u64> {
+    let mut out = vec![0u64; p.len()];
+    multinomial_into(total, p, rng, &mut out);
+    out
+}
+
+/// As [`multinomial`], adding the counts into `out`.
+pub fn multinomial_into(total: u64, p: &[f64], rng: &mut dyn RngCore, out: &mut [u64]) {
+    let mut left = total;
+    let mut mass = 1.0f64;
+    for (i, &pi) in p.iter().enumerate() {
+        if left == 0 {
+            break;
+        }
+        if i + 1 == p.len() || mass <= pi {
+            out[i] += left;
+            break;
+        }
+        let r = (pi / mass).clamp(0.0, 1.0);
+        let k = Binomial::new(left, r).map_or(0, |b| b.sample(rng));
+        out[i] += k;
+        left -= k;
+        mass -= pi;
+    }
+}
+
+/// One binomial draw `Bin(n, p)` (`p` clamped to [0, 1]).
+pub fn binomial(n: u64, p: f64, rng: &mut dyn RngCore) -> u64 {
+    Binomial::new(n, p.clamp(0.0, 1.0)).map_or(0, |b| b.sample(rng))
+}
+
+/// The Euclidean projection of `v` onto the probability simplex (sort-based, exact).
+pub fn project_to_simplex(v: &[f64]) -> Vec<f64> {
+    let mut u = v.to_vec();
+    u.sort_by(|a, b| b.total_cmp(a));
+    let mut cumulative = 0.0;
+    let mut theta = 0.0;
+    for (j, uj) in u.iter().enumerate() {
+        cumulative += uj;
+        let t = (cumulative - 1.0) / (j + 1) as f64;
+        if uj - t > 0.0 {
+            theta = t;
+        }
+    }
+    v.iter().map(|x| (x - theta).max(0.0)).collect()
+}
+
+/// The channel as an `n x m` matrix.
+pub fn matrix(channel: &Channel) -> DMatrix<f64> {
+    DMatrix::from_fn(channel.inputs(), channel.outputs(), |x, y| {
+        channel.get(x, y)
+    })
+}
+
+/// The generalized (Moore-Penrose) inverse `Q^+` (`m x n`) and the rank of `Q`. For a square
+/// invertible channel it is `Q^-1`; with full column rank of `Q^T` (rank n),
+/// `pi = (Q^+)^T lambda` inverts `lambda = Q^T pi` in the least-squares sense.
+pub fn generalized_inverse(channel: &Channel) -> (DMatrix<f64>, usize) {
+    let q = matrix(channel);
+    let svd = q.clone().svd(true, true);
+    let top = svd.singular_values.max();
+    let rank = svd
+        .singular_values
+        .iter()
+        .filter(|s| **s > RANK_TOLERANCE * top)
+        .count();
+    let pinv = svd
+        .pseudo_inverse(RANK_TOLERANCE * top)
+        .unwrap_or_else(|_| DMatrix::zeros(q.ncols(), q.nrows()));
+    (pinv, rank)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn simplex_projection_of_a_point_inside_is_itself() {
+        let p = project_to_simplex(&[0.2, 0.3, 0.5]);
+        assert!((p[0] - 0.2).abs() < 1e-15 && (p[2] - 0.5).abs() < 1e-15);
+        let q = project_to_simplex(&[1.2, -0.1, -0.1]);
+        assert_eq!(q, vec![1.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn z_value_is_the_normal_quantile() {
+        assert!((z_value(0.95) - 1.959963984540054).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,484 @@
+//! The built binary's collection subcommands: privatize, estimate, simulate and plan; their
+//! output formats, exit codes and messages.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mechsynth"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A temporary directory removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> Self {
+        let dir =
+            std::env::temp_dir().join(format!("mechsynth-collect-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    fn write(&self, name: &str, text: &str) -> String {
+        let p = self.0.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).to_str().unwrap().to_string()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+const CHANNEL: &str = r#"
+[domain]
+labels = ["no", "yes"]
+prior = [0.7, 0.3]
+[channel]
+rows = [[0.75, 0.25], [0.25, 0.75]]
+"#;
+
+fn records(n_no: usize, n_yes: usize) -> String {
+    let mut s = String::new();
+    for i in 0..(n_no + n_yes) {
+        s.push_str(if i < n_no { "no\n" } else { "yes\n" });
+    }
+    s
+}
+
+#[test]
+fn privatize_then_estimate_recovers_the_frequencies() {
+    let dir = TempDir::new("roundtrip");
+    let channel = dir.write("channel.toml", CHANNEL);
+    let input = dir.write("records.txt", &records(7000, 3000));
+    let reports = dir.path("reports.txt");
+    let o = run(&[
+        "privatize",
+        "--channel",
+        &channel,
+        &input,
+        "--seed",
+        "4",
+        "-o",
+        &reports,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("NOT private"), "{}", stderr(&o));
+    let o = run(&[
+        "estimate",
+        "--channel",
+        &channel,
+        &reports,
+        "--format",
+        "json",
+        "--estimator",
+        "inversion,em,posterior-mean",
+        "--query",
+        "frequencies,range:no..yes",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["users"], 10000);
+    let estimates = v["estimates"].as_array().unwrap();
+    let inv_yes = estimates
+        .iter()
+        .find(|e| e["estimator"] == "inversion" && e["quantity"] == "frequency[yes]")
+        .unwrap();
+    let (low, high) = (
+        inv_yes["estimate"]["low"].as_f64().unwrap(),
+        inv_yes["estimate"]["high"].as_f64().unwrap(),
+    );
+    // 0.3 lies in the interval for this seed; the interval is about +-0.02 wide.
+    assert!(low < 0.3 && 0.3 < high && high - low < 0.05, "{inv_yes}");
+    let total = estimates
+        .iter()
+        .find(|e| e["estimator"] == "inversion" && e["quantity"] == "range[no..yes]")
+        .unwrap();
+    assert!((total["estimate"]["value"].as_f64().unwrap() - 1.0).abs() < 1e-12);
+    assert!(estimates
+        .iter()
+        .any(|e| e["estimator"] == "em" && e["interval"] == "bootstrap"));
+    assert!(estimates
+        .iter()
+        .any(|e| e["estimator"] == "posterior-mean" && e["interval"] == "posterior"));
+}
+
+#[test]
+fn a_value_outside_the_domain_exits_2_naming_the_line_and_writes_nothing() {
+    let dir = TempDir::new("outside");
+    let channel = dir.write("channel.toml", CHANNEL);
+    let input = dir.write("records.txt", "no\nyes\nmaybe\nno\n");
+    let out = dir.path("out.txt");
+    let o = run(&["privatize", "--channel", &channel, &input, "-o", &out]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("line 3") && stderr(&o).contains("maybe"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!Path::new(&out).exists());
+    assert!(std::fs::read_dir(&dir.0).unwrap().all(|e| !e
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .contains("partial")));
+    // Without -o nothing reaches stdout either.
+    let o = run(&["privatize", "--channel", &channel, &input]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn output_files_are_not_overwritten_without_force() {
+    let dir = TempDir::new("force");
+    let channel = dir.write("channel.toml", CHANNEL);
+    let input = dir.write("records.txt", "no\nyes\n");
+    let out = dir.write("out.txt", "keep me\n");
+    let o = run(&["privatize", "--channel", &channel, &input, "-o", &out]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--force"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "keep me\n");
+    let o = run(&[
+        "privatize",
+        "--channel",
+        &channel,
+        &input,
+        "-o",
+        &out,
+        "--force",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 2);
+}
+
+#[test]
+fn csv_columns_are_privatized_in_place_by_value() {
+    let dir = TempDir::new("csv");
+    let input = dir.write(
+        "people.csv",
+        "id,age,city\n1,2,\"Paris, FR\"\n2,0,Lyon\n3,4.0,Nice\n",
+    );
+    let o = run(&[
+        "privatize",
+        "--baseline",
+        "truncated-geometric",
+        "--epsilon",
+        "1",
+        "--size",
+        "5",
+        "--column",
+        "age",
+        "--match",
+        "value",
+        "--seed",
+        "3",
+        &input,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "id,age,city");
+    assert!(
+        lines[1].starts_with("1,") && lines[1].ends_with(",\"Paris, FR\""),
+        "{text}"
+    );
+    assert_eq!(lines.len(), 4);
+    let o = run(&[
+        "privatize",
+        "--baseline",
+        "k-rr",
+        "--epsilon",
+        "1",
+        "--size",
+        "5",
+        "--column",
+        "height",
+        &input,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("height"), "{}", stderr(&o));
+}
+
+#[test]
+fn oracles_privatize_and_estimate() {
+    let dir = TempDir::new("oracle");
+    let input = dir.write("records.txt", &"0\n1\n2\n3\n".repeat(500));
+    let reports = dir.path("reports.txt");
+    for oracle in ["sue", "oue", "olh"] {
+        let o = run(&[
+            "privatize",
+            "--oracle",
+            oracle,
+            "--epsilon",
+            "2",
+            "--size",
+            "4",
+            "--seed",
+            "1",
+            &input,
+            "-o",
+            &reports,
+            "--force",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let o = run(&[
+            "estimate",
+            "--oracle",
+            oracle,
+            "--epsilon",
+            "2",
+            "--size",
+            "4",
+            &reports,
+            "--format",
+            "csv",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let text = stdout(&o);
+        assert!(
+            text.starts_with("estimator,quantity,estimate,std_error,low,high,interval\n"),
+            "{text}"
+        );
+        assert_eq!(
+            text.lines().filter(|l| l.starts_with(oracle)).count(),
+            4,
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn estimate_from_counts_warns_about_negative_frequencies() {
+    let dir = TempDir::new("counts");
+    let channel = dir.write("channel.toml", CHANNEL);
+    let counts = dir.write("counts.csv", "output,count\nno,90\nyes,10\n");
+    let o = run(&["estimate", "--channel", &channel, "--counts", &counts]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("negative frequencies"),
+        "{}",
+        stderr(&o)
+    );
+    let bad = dir.write("bad.csv", "no,90\nperhaps,10\n");
+    let o = run(&["estimate", "--channel", &channel, "--counts", &bad]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("line 2") && stderr(&o).contains("perhaps"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_singular_channel_says_what_cannot_be_estimated() {
+    let dir = TempDir::new("singular");
+    let channel = dir.write(
+        "channel.toml",
+        "[channel]\nrows = [[0.5, 0.5], [0.5, 0.5], [0.2, 0.8]]\n",
+    );
+    let counts = dir.write("counts.csv", "y0,40\ny1,60\n");
+    let o = run(&[
+        "estimate",
+        "--channel",
+        &channel,
+        "--counts",
+        &counts,
+        "--query",
+        "frequencies,range:0..2",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("rank"), "{}", stderr(&o));
+    // The total frequency is estimable; single frequencies are not.
+    assert!(stdout(&o).contains("range[0..2]"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("n/a"), "{}", stdout(&o));
+}
+
+#[test]
+fn simulate_reports_analytic_values_beside_empirical_ones() {
+    let o = run(&[
+        "simulate",
+        "--baseline",
+        "k-rr",
+        "--epsilon",
+        "1",
+        "--size",
+        "16",
+        "--users",
+        "1000000000",
+        "--trials",
+        "1000",
+        "--estimator",
+        "inversion,posterior-mean",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["trials"], 1000);
+    let names: Vec<&str> = v["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| !m["analytic"].is_null())
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
+    for needle in [
+        "frequency-mse",
+        "mean-squared-error",
+        "mmse-sum",
+        "mmse-histogram",
+    ] {
+        assert!(names.contains(&needle), "{names:?}");
+    }
+    let o = run(&[
+        "simulate",
+        "--oracle",
+        "oue",
+        "--epsilon",
+        "1",
+        "--size",
+        "8",
+        "--users",
+        "1000",
+        "--trials",
+        "200",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&[
+        "simulate",
+        "--baseline",
+        "k-rr",
+        "--epsilon",
+        "1",
+        "--size",
+        "4",
+        "--users",
+        "100",
+        "--noncompliance",
+        "1.5",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--noncompliance"), "{}", stderr(&o));
+}
+
+#[test]
+fn plan_compares_the_channel_with_the_baselines() {
+    let dir = TempDir::new("plan");
+    let channel = dir.write("channel.toml", CHANNEL);
+    let o = run(&[
+        "plan",
+        "--channel",
+        &channel,
+        "--rmse",
+        "0.01",
+        "--target",
+        "prevalence",
+        "--symbol",
+        "yes",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    // Warner at the channel's own LDP level (ln 3) is the same channel.
+    let own = rows[0]["users_needed"].as_u64().unwrap();
+    let warner = rows.iter().find(|r| r["mechanism"] == "warner").unwrap();
+    assert_eq!(warner["users_needed"].as_u64().unwrap(), own);
+    // Var of the inversion around the realized frequency: 0.25*0.75/(0.5^2) = 0.75 per user.
+    assert_eq!(own, 7500);
+    let o = run(&["plan", "--size", "8", "--rmse", "0.01", "--users", "100000"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("k-rr"), "{}", stdout(&o));
+    let o = run(&["plan", "--size", "8", "--rmse", "-1"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn a_baseline_without_a_domain_or_epsilon_is_bad_input() {
+    let o = run(&["privatize", "--baseline", "k-rr", "--size", "4"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--epsilon"), "{}", stderr(&o));
+    let o = run(&[
+        "privatize",
+        "--baseline",
+        "warner",
+        "--epsilon",
+        "1",
+        "--size",
+        "4",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("warner"), "{}", stderr(&o));
+}
+
+#[test]
+fn simulate_with_groups_of_users_and_their_own_priors() {
+    let dir = TempDir::new("groups");
+    let priors = dir.write(
+        "priors.csv",
+        "users,p0,p1,p2\n3000,0.8,0.1,0.1\n2000,0.1,0.1,0.8\n",
+    );
+    let o = run(&[
+        "simulate",
+        "--baseline",
+        "k-rr",
+        "--epsilon",
+        "1",
+        "--size",
+        "3",
+        "--priors",
+        &priors,
+        "--trials",
+        "3000",
+        "--level",
+        "0.999",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["users"], 5000);
+    for m in v["metrics"].as_array().unwrap() {
+        if m["estimator"] == "inversion" {
+            assert_eq!(m["agrees"], true, "{m}");
+        } else {
+            // The posterior's MMSE assumes users from the domain prior: no analytic value.
+            assert!(m["analytic"].is_null(), "{m}");
+        }
+    }
+    let bad = dir.write("bad.csv", "3000,0.8,0.2\n");
+    let o = run(&[
+        "simulate",
+        "--baseline",
+        "k-rr",
+        "--epsilon",
+        "1",
+        "--size",
+        "3",
+        "--priors",
+        &bad,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("line 1"), "{}", stderr(&o));
+}
