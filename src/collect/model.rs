@@ -1,6 +1,6 @@
 //! A channel ready for collection: the matrix, its input domain and its output labels.
 
-use super::baseline::BaselineSpec;
+use super::baseline::{BaselineSpec, Structure};
 use super::CollectError;
 use crate::audit::AuditSpec;
 use crate::channel::Channel;
@@ -75,7 +75,17 @@ impl Model {
         domain: Domain,
         epsilon: f64,
     ) -> Result<Self, CollectError> {
-        let mech = spec.build(&domain, epsilon)?;
+        Self::structured_baseline(spec, domain, epsilon, &Structure::default())
+    }
+
+    /// As [`Model::baseline`], with the sensitive set or partition a structured baseline needs.
+    pub fn structured_baseline(
+        spec: BaselineSpec,
+        domain: Domain,
+        epsilon: f64,
+        structure: &Structure,
+    ) -> Result<Self, CollectError> {
+        let mech = spec.build_with(&domain, epsilon, structure)?;
         let channel = mech.channel;
         let mut model = Model::new(
             channel,

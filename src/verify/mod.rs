@@ -9,8 +9,8 @@ pub mod theorems;
 pub use crate::problem::SweepSpec;
 pub(crate) use registry::{hadamard_block, mangat_rows, truncated_geometric_rows};
 pub use registry::{
-    krr, mimo_lip_rows, subset_selection_rows, tight_constraints_rows, unary_rows, Candidate,
-    Entry, Setting, REGISTRY,
+    hadamard_blocks_rows, hadamard_high_low_rows, krr, mimo_lip_rows, subset_selection_rows,
+    tight_constraints_rows, unary_rows, Candidate, Entry, Setting, REGISTRY,
 };
 pub use sweep::{sweep, SweepError, SweepReport};
 

@@ -4,7 +4,7 @@
 use crate::common::UsageError;
 use anyhow::{bail, Context, Result};
 use mechsynth::collect::baseline::oracle::{FrequencyOracle, OracleSpec};
-use mechsynth::collect::baseline::BaselineSpec;
+use mechsynth::collect::baseline::{BaselineSpec, Structure};
 use mechsynth::collect::Model;
 use mechsynth::problem::DomainSpec;
 use mechsynth::Domain;
@@ -30,6 +30,33 @@ pub struct MechanismArgs {
     /// Domain of a baseline or oracle: the symbols 0..N-1 with a uniform prior.
     #[arg(long, value_name = "N", conflicts_with_all = ["channel", "domain"])]
     pub size: Option<usize>,
+    /// Sensitive symbols of `--baseline hadamard-high-low`: labels or indices, comma-separated.
+    #[arg(long, value_name = "LIST")]
+    pub sensitive: Option<String>,
+    /// Blocks of `--baseline hadamard-block`: labels or indices, comma-separated within a
+    /// block, blocks separated by `/` (e.g. `0,1,2/3,4`).
+    #[arg(long, value_name = "SPEC")]
+    pub blocks: Option<String>,
+}
+
+/// A comma-separated list of symbols (labels or indices) of `domain`, for `flag`.
+fn symbols(flag: &str, text: &str, domain: &Domain) -> Result<Vec<usize>> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            domain
+                .index_of(s)
+                .or_else(|| s.parse::<usize>().ok().filter(|&i| i < domain.size()))
+                .ok_or_else(|| {
+                    UsageError(format!(
+                        "invalid `{flag}` = {text:?}: `{s}` is not a symbol of the domain (a label, or an index below {})",
+                        domain.size()
+                    ))
+                    .into()
+                })
+        })
+        .collect()
 }
 
 /// What the flags name.
@@ -79,6 +106,22 @@ impl MechanismArgs {
         }
     }
 
+    /// The sensitive set and blocks given for a structured baseline.
+    pub fn structure(&self, domain: &Domain) -> Result<Structure> {
+        let sensitive = match &self.sensitive {
+            Some(t) => symbols("--sensitive", t, domain)?,
+            None => Vec::new(),
+        };
+        let blocks = match &self.blocks {
+            Some(t) => t
+                .split('/')
+                .map(|b| symbols("--blocks", b, domain))
+                .collect::<Result<Vec<_>>>()?,
+            None => Vec::new(),
+        };
+        Ok(Structure { sensitive, blocks })
+    }
+
     fn epsilon(&self) -> Result<f64> {
         match self.epsilon {
             Some(e) => Ok(mechsynth::collect::check_epsilon("--epsilon", e)?),
@@ -97,10 +140,13 @@ impl MechanismArgs {
             return Ok(Mechanism::Channel(Model::load(path)?));
         }
         if let Some(spec) = self.baseline {
-            return Ok(Mechanism::Channel(Model::baseline(
+            let domain = self.baseline_domain()?;
+            let structure = self.structure(&domain)?;
+            return Ok(Mechanism::Channel(Model::structured_baseline(
                 spec,
-                self.baseline_domain()?,
+                domain,
                 self.epsilon()?,
+                &structure,
             )?));
         }
         if let Some(spec) = self.oracle {

@@ -68,6 +68,8 @@ pub fn run(args: PlanArgs) -> Result<u8> {
         epsilon: None,
         domain: args.domain.clone(),
         size: args.size,
+        sensitive: None,
+        blocks: None,
     };
     let model = match (&args.channel, args.baseline) {
         (Some(path), _) => Some(Model::load(path)?),

@@ -7,10 +7,12 @@ mod geometric;
 pub mod oracle;
 mod planar;
 mod randomized;
+mod structured;
 
 pub use geometric::{Exponential, Geometric, TruncatedGeometric};
 pub use planar::PlanarLaplace;
 pub use randomized::{HadamardResponse, KRr, Mangat, Warner};
+pub use structured::{HadamardBlocks, HadamardHighLow};
 
 use super::CollectError;
 use crate::channel::Channel;
@@ -60,11 +62,25 @@ pub enum BaselineSpec {
     PlanarLaplace,
     /// Hadamard response (eps-LDP), `2^ceil(log2(n + 1))` outputs.
     Hadamard,
+    /// Hadamard response over the sensitive set of high-low LDP (needs `--sensitive`).
+    HadamardHighLow,
+    /// Hadamard response within each block of block-structured LDP (needs `--blocks`).
+    HadamardBlock,
+}
+
+/// What the structured baselines need: the sensitive set (high-low) or the partition (blocks),
+/// as symbol indices.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Structure {
+    /// Sensitive symbols, for `hadamard-high-low`.
+    pub sensitive: Vec<usize>,
+    /// Blocks of a partition, for `hadamard-block`.
+    pub blocks: Vec<Vec<usize>>,
 }
 
 impl BaselineSpec {
     /// Every matrix baseline.
-    pub const ALL: [BaselineSpec; 8] = [
+    pub const ALL: [BaselineSpec; 10] = [
         BaselineSpec::KRr,
         BaselineSpec::Warner,
         BaselineSpec::Mangat,
@@ -73,10 +89,17 @@ impl BaselineSpec {
         BaselineSpec::Exponential,
         BaselineSpec::PlanarLaplace,
         BaselineSpec::Hadamard,
+        BaselineSpec::HadamardHighLow,
+        BaselineSpec::HadamardBlock,
     ];
 
-    /// The mechanism.
+    /// The mechanism (a structured one without its structure applies nowhere).
     pub fn mechanism(self) -> Box<dyn Baseline> {
+        self.with_structure(&Structure::default())
+    }
+
+    /// The mechanism, with the structure the structured baselines need.
+    pub fn with_structure(self, structure: &Structure) -> Box<dyn Baseline> {
         match self {
             BaselineSpec::KRr => Box::new(KRr),
             BaselineSpec::Warner => Box::new(Warner),
@@ -86,6 +109,12 @@ impl BaselineSpec {
             BaselineSpec::Exponential => Box::new(Exponential),
             BaselineSpec::PlanarLaplace => Box::new(PlanarLaplace::default()),
             BaselineSpec::Hadamard => Box::new(HadamardResponse),
+            BaselineSpec::HadamardHighLow => Box::new(HadamardHighLow {
+                sensitive: structure.sensitive.clone(),
+            }),
+            BaselineSpec::HadamardBlock => Box::new(HadamardBlocks {
+                blocks: structure.blocks.clone(),
+            }),
         }
     }
 
@@ -96,14 +125,31 @@ impl BaselineSpec {
 
     /// Its channel at `eps` over `domain`, after checking `eps`.
     pub fn build(self, domain: &Domain, eps: f64) -> Result<BaselineChannel, CollectError> {
+        self.build_with(domain, eps, &Structure::default())
+    }
+
+    /// As [`BaselineSpec::build`], with the structure of the structured baselines.
+    pub fn build_with(
+        self,
+        domain: &Domain,
+        eps: f64,
+        structure: &Structure,
+    ) -> Result<BaselineChannel, CollectError> {
         super::check_epsilon("--epsilon", eps)?;
-        let m = self.mechanism();
+        let m = self.with_structure(structure);
         if !m.applies(domain) {
-            return Err(CollectError::invalid(
-                "--baseline",
-                m.name(),
-                format!("does not apply to this domain of {} symbols", domain.size()),
-            ));
+            let what = match self {
+                BaselineSpec::HadamardHighLow => format!(
+                    "needs --sensitive with symbols of this domain of {} symbols",
+                    domain.size()
+                ),
+                BaselineSpec::HadamardBlock => format!(
+                    "needs --blocks, a partition of this domain of {} symbols",
+                    domain.size()
+                ),
+                _ => format!("does not apply to this domain of {} symbols", domain.size()),
+            };
+            return Err(CollectError::invalid("--baseline", m.name(), what));
         }
         m.channel(domain, eps)
     }

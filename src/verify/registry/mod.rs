@@ -20,6 +20,7 @@ use multi::{
     hadamard_blocks, hadamard_high_low, k_rr, max_leakage_hamming, mimo_ldp, mimo_lip,
     tight_constraints, truncated_geometric,
 };
+pub use multi::{hadamard_blocks_rows, hadamard_high_low_rows};
 pub use multi::{krr, mimo_lip_rows, tight_constraints_rows};
 
 /// What a published mechanism claims for one problem.

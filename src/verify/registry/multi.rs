@@ -201,19 +201,11 @@ pub(crate) fn hadamard_block(k: usize, eps: f64) -> (usize, Vec<Vec<f64>>) {
     (big, rows)
 }
 
-pub(super) fn hadamard_high_low(s: &Setting) -> Option<Candidate> {
-    let PrivacySpec::HighLow { epsilon, sensitive } = s.notion else {
-        return None;
-    };
-    let n = s.n();
-    let sens: Vec<usize> = sensitive
-        .iter()
-        .filter_map(|sym| sym.resolve("sensitive", s.domain).ok())
-        .collect();
-    if sens.is_empty() {
-        return None;
-    }
-    let (big, hr) = hadamard_block(sens.len(), *epsilon);
+/// Hadamard response for high-low LDP (context-aware-ldp.txt Sec. 5.1, reconstructed): HR over
+/// the sensitive symbols `sens`; a non-sensitive symbol reports itself with probability
+/// `(e^eps - 1) / (e^eps + 1)` and otherwise a uniform element of the HR block.
+pub fn hadamard_high_low_rows(n: usize, sens: &[usize], epsilon: f64) -> Vec<Vec<f64>> {
+    let (big, hr) = hadamard_block(sens.len(), epsilon);
     let others: Vec<usize> = (0..n).filter(|x| !sens.contains(x)).collect();
     let m = big + others.len();
     let e = epsilon.exp();
@@ -225,6 +217,21 @@ pub(super) fn hadamard_high_low(s: &Setting) -> Option<Candidate> {
         rows[x][..big].fill(2.0 / (big as f64 * (1.0 + e)));
         rows[x][big + j] = (e - 1.0) / (e + 1.0);
     }
+    rows
+}
+
+pub(super) fn hadamard_high_low(s: &Setting) -> Option<Candidate> {
+    let PrivacySpec::HighLow { epsilon, sensitive } = s.notion else {
+        return None;
+    };
+    let sens: Vec<usize> = sensitive
+        .iter()
+        .filter_map(|sym| sym.resolve("sensitive", s.domain).ok())
+        .collect();
+    if sens.is_empty() {
+        return None;
+    }
+    let rows = hadamard_high_low_rows(s.n(), &sens, *epsilon);
     let mut c = candidate(
         "hadamard-high-low",
         "context-aware-ldp.txt Sec. 5.1 (formulas lost in extraction; reconstructed: HR over the sensitive set, non-sensitive symbols report themselves w.p. (e^eps-1)/(e^eps+1))",
@@ -232,6 +239,25 @@ pub(super) fn hadamard_high_low(s: &Setting) -> Option<Candidate> {
     );
     c.note = Some("the paper claims order-optimal sample complexity, not optimality for a loss here; feasibility is checked");
     Some(c)
+}
+
+/// Hadamard response within each block of a partition (context-aware-ldp.txt Sec. 6.1): the
+/// block is released, and HR runs over its members.
+pub fn hadamard_blocks_rows(n: usize, parts: &[Vec<usize>], epsilon: f64) -> Vec<Vec<f64>> {
+    let layouts: Vec<(usize, Vec<Vec<f64>>)> = parts
+        .iter()
+        .map(|b| hadamard_block(b.len(), epsilon))
+        .collect();
+    let m: usize = layouts.iter().map(|l| l.0).sum();
+    let mut rows = vec![vec![0.0; m]; n];
+    let mut offset = 0;
+    for (members, (big, hr)) in parts.iter().zip(&layouts) {
+        for (i, &x) in members.iter().enumerate() {
+            rows[x][offset..offset + big].copy_from_slice(&hr[i]);
+        }
+        offset += big;
+    }
+    rows
 }
 
 pub(super) fn hadamard_blocks(s: &Setting) -> Option<Candidate> {
@@ -244,7 +270,6 @@ pub(super) fn hadamard_blocks(s: &Setting) -> Option<Candidate> {
     else {
         return None;
     };
-    let n = s.n();
     let parts: Vec<Vec<usize>> = blocks
         .iter()
         .map(|b| {
@@ -253,19 +278,7 @@ pub(super) fn hadamard_blocks(s: &Setting) -> Option<Candidate> {
                 .collect()
         })
         .collect();
-    let layouts: Vec<(usize, Vec<Vec<f64>>)> = parts
-        .iter()
-        .map(|b| hadamard_block(b.len(), *epsilon))
-        .collect();
-    let m: usize = layouts.iter().map(|l| l.0).sum();
-    let mut rows = vec![vec![0.0; m]; n];
-    let mut offset = 0;
-    for (members, (big, hr)) in parts.iter().zip(&layouts) {
-        for (i, &x) in members.iter().enumerate() {
-            rows[x][offset..offset + big].copy_from_slice(&hr[i]);
-        }
-        offset += big;
-    }
+    let rows = hadamard_blocks_rows(s.n(), &parts, *epsilon);
     let mut c = candidate(
         "hadamard-block",
         "context-aware-ldp.txt Sec. 6.1: Hadamard response within each block (block identity released)",
