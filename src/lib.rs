@@ -4,6 +4,7 @@
 pub mod audit;
 pub mod certify;
 pub mod channel;
+pub mod curve;
 pub mod domain;
 pub mod error;
 mod float_serde;
