@@ -9,6 +9,8 @@
 
 mod audit;
 mod common;
+mod curve;
+mod figures;
 mod solve;
 mod verify;
 
@@ -37,6 +39,11 @@ enum Command {
     /// Check published mechanisms against a problem (feasible? optimal? as claimed?), over a
     /// grid with --sweep, or the relations between notions with --theorems.
     Verify(verify::VerifyArgs),
+    /// Solve a problem over a grid of epsilon, domain size, prior or users: CSV and SVG of the
+    /// certified optimum, other notions' optima and the registry's closed forms, with statuses.
+    Curve(curve::CurveArgs),
+    /// Regenerate every figure manifest's CSV and SVG (default: figures/ into figures/out/).
+    Figures(figures::FiguresArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,5 +63,7 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Solve(args) => solve::run(args),
         Command::Audit(args) => audit::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Curve(args) => curve::run(args),
+        Command::Figures(args) => figures::run(args),
     }
 }
