@@ -37,6 +37,8 @@ fn mechsynth(args: &[&str]) -> std::process::Output {
 fn render(svg: &str, png: Option<&Path>) -> usize {
     let mut options = resvg::usvg::Options::default();
     options.fontdb_mut().load_system_fonts();
+    // Text is drawn when a DejaVu font is installed; without fonts it is skipped.
+    options.fontdb_mut().set_sans_serif_family("DejaVu Sans");
     let tree = resvg::usvg::Tree::from_str(svg, &options).expect("well-formed SVG");
     let size = tree.size().to_int_size();
     let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();

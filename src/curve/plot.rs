@@ -107,6 +107,13 @@ pub fn curve_svg(rows: &[Row], options: &PlotOptions) -> Result<String, CurveErr
     let ty = |v: f64| if log_y { v.log10() } else { v };
     let x_range = padded(&xs.iter().map(|v| tx(*v)).collect::<Vec<_>>());
     let y_range = padded(&ys.iter().map(|v| ty(*v)).collect::<Vec<_>>());
+    let corner = emptiest_corner(
+        &plotted
+            .iter()
+            .map(|r| (tx(r.x), ty(r.value.unwrap_or_default())))
+            .collect::<Vec<_>>(),
+        (&x_range, &y_range),
+    );
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, options.size).into_drawing_area();
@@ -134,6 +141,7 @@ pub fn curve_svg(rows: &[Row], options: &PlotOptions) -> Result<String, CurveErr
             .y_desc(y_desc)
             .x_label_formatter(&|v| tick(*v, log_x))
             .y_label_formatter(&|v| tick(*v, log_y))
+            .max_light_lines(0)
             .draw()
             .map_err(plot_err)?;
         for (i, name) in series_names(rows).iter().enumerate() {
@@ -182,7 +190,7 @@ pub fn curve_svg(rows: &[Row], options: &PlotOptions) -> Result<String, CurveErr
         }
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
+            .position(corner)
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
             .draw()
@@ -190,6 +198,31 @@ pub fn curve_svg(rows: &[Row], options: &PlotOptions) -> Result<String, CurveErr
         root.present().map_err(plot_err)?;
     }
     Ok(svg)
+}
+
+/// The corner of the plot with the fewest points (upper-right on ties), for the legend.
+fn emptiest_corner(
+    points: &[(f64, f64)],
+    (xr, yr): (&std::ops::Range<f64>, &std::ops::Range<f64>),
+) -> SeriesLabelPosition {
+    let mid_x = (xr.start + xr.end) / 2.0;
+    let mid_y = (yr.start + yr.end) / 2.0;
+    let count = |right: bool, upper: bool| {
+        points
+            .iter()
+            .filter(|(x, y)| (*x >= mid_x) == right && (*y >= mid_y) == upper)
+            .count()
+    };
+    [
+        (count(true, true), SeriesLabelPosition::UpperRight),
+        (count(false, true), SeriesLabelPosition::UpperLeft),
+        (count(true, false), SeriesLabelPosition::LowerRight),
+        (count(false, false), SeriesLabelPosition::LowerLeft),
+    ]
+    .into_iter()
+    .min_by_key(|(c, _)| *c)
+    .map(|(_, p)| p)
+    .unwrap_or(SeriesLabelPosition::UpperRight)
 }
 
 fn marker<DB: DrawingBackend>(
