@@ -66,6 +66,7 @@ fn grid_specs_parse() {
     assert_eq!(g.values[24], 5.0);
     assert!((g.values[1] - (0.1 + 4.9 / 24.0)).abs() < 1e-12);
     let g = Grid::parse(Axis::Epsilon, "--epsilons", "log:0.01:10:4").unwrap();
+    assert_eq!((g.values[0], g.values[3]), (0.01, 10.0), "both ends exact");
     for (v, want) in g.values.iter().zip([0.01, 0.1, 1.0, 10.0]) {
         assert!((v - want).abs() < 1e-12 * want, "{v} vs {want}");
     }
@@ -343,4 +344,22 @@ fn solve_svg_draws_the_channel() {
         svg.to_str().unwrap(),
     ]);
     assert_eq!(again.status.code(), Some(2));
+}
+
+#[test]
+fn committed_figures_parse_and_render() {
+    let dir = root().join("figures").join("out");
+    let png = root().join("target").join("curve-tests").join("figures");
+    std::fs::create_dir_all(&png).unwrap();
+    let mut count = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "svg") {
+            let svg = std::fs::read_to_string(&path).unwrap();
+            let out = png.join(path.file_stem().unwrap()).with_extension("png");
+            assert!(render(&svg, Some(&out)) > 10_000, "{}", path.display());
+            count += 1;
+        }
+    }
+    assert!(count >= 7, "one SVG per manifest");
 }

@@ -166,7 +166,9 @@ impl Grid {
         let step = |i: usize| i as f64 / (n - 1) as f64;
         (0..n)
             .map(|i| {
-                if i == n - 1 {
+                if i == 0 {
+                    a
+                } else if i == n - 1 {
                     b
                 } else if log {
                     (a.ln() + (b.ln() - a.ln()) * step(i)).exp()
