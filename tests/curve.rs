@@ -321,7 +321,7 @@ fn bad_grids_exit_2_naming_flag_and_value() {
 
 #[test]
 fn solve_svg_draws_the_channel() {
-    let svg = tmp("ldp-hamming.svg");
+    let svg = tmp("dprivacy-line.svg");
     let out = mechsynth(&[
         "solve",
         "problems/ldp-hamming-5.toml",
@@ -335,7 +335,8 @@ fn solve_svg_draws_the_channel() {
         String::from_utf8_lossy(&out.stderr)
     );
     let text = std::fs::read_to_string(&svg).unwrap();
-    assert!(render(&text, None) > 1_000);
+    assert!(render(&text, Some(&svg.with_extension("png"))) > 1_000);
+    assert!(text.contains("rows: input x"), "axis legend");
     // Not replaced without --force.
     let again = mechsynth(&[
         "solve",

@@ -44,7 +44,7 @@ impl Axis {
 
     fn check(self, key: &str, v: f64) -> Result<(), CurveError> {
         let ok = match self {
-            Axis::Epsilon => v.is_finite() && v >= 0.0 && v <= crate::privacy::MAX_EPSILON,
+            Axis::Epsilon => v.is_finite() && (0.0..=crate::privacy::MAX_EPSILON).contains(&v),
             Axis::DomainSize => v.is_finite() && v >= 2.0 && v.fract() == 0.0,
             Axis::Prior => v > 0.0 && v < 1.0,
             Axis::Users => v.is_finite() && v > 0.0,

@@ -3,7 +3,9 @@
 //! [`LOG_SCALE_DECADES`] decades.
 
 use super::{CurveError, PointStatus, Row};
+use plotters::element::{Drawable, PointCollection};
 use plotters::prelude::*;
+use plotters_backend::{BackendCoord, DrawingErrorKind};
 
 /// An axis is drawn on a log scale when its positive data span more than this many decades.
 pub const LOG_SCALE_DECADES: f64 = 2.0;
@@ -186,7 +188,7 @@ pub fn curve_svg(rows: &[Row], options: &PlotOptions) -> Result<String, CurveErr
                 .draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
                 .map_err(plot_err)?
                 .label(label)
-                .legend(move |(x, y)| marker_px((x + 10, y), &status, BLACK));
+                .legend(move |(x, y)| marker((x + 10, y), &status, BLACK));
         }
         chart
             .configure_series_labels()
@@ -225,32 +227,51 @@ fn emptiest_corner(
     .unwrap_or(SeriesLabelPosition::UpperRight)
 }
 
-fn marker<DB: DrawingBackend>(
-    at: (f64, f64),
-    status: &PointStatus,
-    color: RGBColor,
-) -> DynElement<'static, DB, (f64, f64)> {
-    match status {
-        PointStatus::Optimal => Circle::new(at, MARKER_SIZE, color.filled()).into_dyn(),
-        PointStatus::Feasible => Circle::new(at, MARKER_SIZE, color.stroke_width(1)).into_dyn(),
-        PointStatus::LocalOptimum => {
-            TriangleMarker::new(at, MARKER_SIZE + 1, color.stroke_width(1)).into_dyn()
-        }
-        _ => Cross::new(at, MARKER_SIZE, color.stroke_width(2)).into_dyn(),
+/// A hollow triangle marker (plotters' `TriangleMarker` is always filled).
+struct HollowTriangle<C> {
+    at: C,
+    style: ShapeStyle,
+}
+
+impl<'a, C> PointCollection<'a, C> for &'a HollowTriangle<C> {
+    type Point = &'a C;
+    type IntoIter = std::iter::Once<&'a C>;
+    fn point_iter(self) -> Self::IntoIter {
+        std::iter::once(&self.at)
     }
 }
 
-fn marker_px<DB: DrawingBackend>(
-    at: (i32, i32),
+impl<C, DB: DrawingBackend> Drawable<DB> for HollowTriangle<C> {
+    fn draw<I: Iterator<Item = BackendCoord>>(
+        &self,
+        mut points: I,
+        backend: &mut DB,
+        _: (u32, u32),
+    ) -> Result<(), DrawingErrorKind<DB::ErrorType>> {
+        if let Some((x, y)) = points.next() {
+            let r = MARKER_SIZE + 1;
+            backend.draw_path(
+                vec![(x, y - r), (x + r, y + r), (x - r, y + r), (x, y - r)],
+                &self.style,
+            )?;
+        }
+        Ok(())
+    }
+}
+
+fn marker<DB: DrawingBackend, C: Clone + 'static>(
+    at: C,
     status: &PointStatus,
     color: RGBColor,
-) -> DynElement<'static, DB, (i32, i32)> {
+) -> DynElement<'static, DB, C> {
     match status {
         PointStatus::Optimal => Circle::new(at, MARKER_SIZE, color.filled()).into_dyn(),
         PointStatus::Feasible => Circle::new(at, MARKER_SIZE, color.stroke_width(1)).into_dyn(),
-        PointStatus::LocalOptimum => {
-            TriangleMarker::new(at, MARKER_SIZE + 1, color.stroke_width(1)).into_dyn()
+        PointStatus::LocalOptimum => HollowTriangle {
+            at,
+            style: color.stroke_width(2),
         }
+        .into_dyn(),
         _ => Cross::new(at, MARKER_SIZE, color.stroke_width(2)).into_dyn(),
     }
 }
