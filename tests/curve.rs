@@ -324,7 +324,7 @@ fn solve_svg_draws_the_channel() {
     let svg = tmp("dprivacy-line.svg");
     let out = mechsynth(&[
         "solve",
-        "problems/ldp-hamming-5.toml",
+        "problems/dprivacy-line-8.toml",
         "--svg",
         svg.to_str().unwrap(),
     ]);
@@ -340,11 +340,36 @@ fn solve_svg_draws_the_channel() {
     // Not replaced without --force.
     let again = mechsynth(&[
         "solve",
-        "problems/ldp-hamming-5.toml",
+        "problems/dprivacy-line-8.toml",
         "--svg",
         svg.to_str().unwrap(),
     ]);
     assert_eq!(again.status.code(), Some(2));
+    // audit --svg draws the channel of a solve report.
+    let report = tmp("dprivacy-line.json");
+    let heat = tmp("dprivacy-line-audit.svg");
+    let solved = mechsynth(&[
+        "solve",
+        "problems/dprivacy-line-8.toml",
+        "--format",
+        "json",
+        "-o",
+        report.to_str().unwrap(),
+    ]);
+    assert_eq!(solved.status.code(), Some(0));
+    let audited = mechsynth(&[
+        "audit",
+        report.to_str().unwrap(),
+        "--svg",
+        heat.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        audited.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&audited.stderr)
+    );
+    assert!(render(&std::fs::read_to_string(&heat).unwrap(), None) > 1_000);
 }
 
 #[test]
