@@ -389,3 +389,45 @@ fn committed_figures_parse_and_render() {
     }
     assert!(count >= 7, "one SVG per manifest");
 }
+
+/// The frequency MSE of N users is one user's divided by N (same optimal channel).
+#[test]
+fn users_axis_scales_the_frequency_mse() {
+    let base = spec("frequency-ldp-8.toml");
+    let grid = Grid::new(Axis::Users, "--users", vec![1.0, 10.0, 250.0]).unwrap();
+    let out = run_curve(
+        &base,
+        &grid,
+        &[SeriesSource::Optimum],
+        &CurveOptions::default(),
+    )
+    .unwrap();
+    let v: Vec<f64> = out.rows.iter().map(|r| r.value.unwrap()).collect();
+    for (i, n) in [1.0, 10.0, 250.0].iter().enumerate() {
+        assert!((v[i] * n - v[0]).abs() <= 1e-6 * v[0], "{v:?}");
+    }
+}
+
+#[test]
+fn the_overall_time_limit_leaves_points_out() {
+    let out = tmp("timed-out.csv");
+    let run = mechsynth(&[
+        "curve",
+        "problems/mmse-survey-lip.toml",
+        "--epsilons",
+        "1:3:5",
+        "--time-limit",
+        "1e-9",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        run.status.code(),
+        Some(4),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(String::from_utf8_lossy(&run.stderr).contains("--resume"));
+    let rows = parse_csv(&std::fs::read_to_string(&out).unwrap(), "timed-out").unwrap();
+    assert!(rows.is_empty());
+}
