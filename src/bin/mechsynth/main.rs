@@ -3,7 +3,8 @@
 //! Exit codes: 0 success (optimal, or local-optimum for objectives without a global method);
 //! 1 runtime failure (I/O, backend crash); 2 bad input (file, key,
 //! value or flag); 3 the problem is infeasible or unbounded; 4 the solver stopped without
-//! proving optimality (a certified channel is still printed when it returned one); 5 no
+//! proving optimality (a certified channel is still printed when it returned one; for `curve`,
+//! the overall time limit left points out); 5 no
 //! certified channel (solve) or a stated constraint does not hold (audit); 6 a published claim
 //! or theorem does not hold (verify).
 
