@@ -15,11 +15,20 @@ pub struct AuditArgs {
     /// Exit 5 also when a constraint holds only up to floating-point rounding.
     #[arg(long)]
     strict: bool,
+    /// Also draw the channel as an SVG heatmap into FILE.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Allow --svg to replace an existing file.
+    #[arg(long)]
+    force: bool,
 }
 
 /// Run `audit`; exit code 5 when a stated constraint is violated (with `--strict`, also when
 /// it holds only up to rounding).
 pub fn run(args: AuditArgs) -> Result<u8> {
+    if let Some(svg) = &args.svg {
+        crate::common::check_output_path(svg, &args.file, args.force)?;
+    }
     let spec = AuditSpec::load(&args.file)?;
     let report = audit(&spec)?;
     for w in &report.warnings {
@@ -31,6 +40,23 @@ pub fn run(args: AuditArgs) -> Result<u8> {
         Format::Csv => report.to_csv(),
     };
     emit(&text, None)?;
+    if let Some(path) = &args.svg {
+        let outputs: Vec<String> = if report.channel.outputs() == report.labels.len() {
+            report.labels.clone()
+        } else {
+            (0..report.channel.outputs())
+                .map(|y| format!("y{y}"))
+                .collect()
+        };
+        let title = format!("audited channel: {}", args.file.display());
+        crate::curve::write_channel_svg(
+            path,
+            report.channel.rows(),
+            &report.labels,
+            &outputs,
+            &title,
+        )?;
+    }
     let holds = if args.strict {
         report.all_certified
     } else {

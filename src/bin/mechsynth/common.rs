@@ -46,6 +46,12 @@ pub fn classify(error: anyhow::Error) -> Failure {
             SolveError::Backend(mechsynth_solvers::BackendError::Unsupported { .. }) => 2,
             SolveError::Backend(_) => 1,
         }
+    } else if let Some(e) = error.downcast_ref::<mechsynth::curve::CurveError>() {
+        use mechsynth::curve::CurveError;
+        match e {
+            CurveError::Invalid { .. } | CurveError::Problem(_) | CurveError::Resume { .. } => 2,
+            CurveError::Io { .. } | CurveError::Plot { .. } => 1,
+        }
     } else if error.downcast_ref::<UsageError>().is_some() {
         2
     } else {

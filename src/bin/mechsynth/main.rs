@@ -3,14 +3,17 @@
 //! Exit codes: 0 success (optimal, or local-optimum for objectives without a global method);
 //! 1 runtime failure (I/O, backend crash); 2 bad input (file, key,
 //! value or flag); 3 the problem is infeasible or unbounded; 4 the solver stopped without
-//! proving optimality (a certified channel is still printed when it returned one); 5 no
+//! proving optimality (a certified channel is still printed when it returned one; for `curve`,
+//! the overall time limit left points out); 5 no
 //! certified channel (solve) or a stated constraint does not hold (audit); 6 a published claim
 //! or theorem does not hold (verify). The collection subcommands (privatize, estimate,
 //! simulate, plan) exit 0, 1 or 2.
 
 mod audit;
 mod common;
+mod curve;
 mod estimate;
+mod figures;
 mod input;
 mod mechanism;
 mod plan;
@@ -55,6 +58,11 @@ enum Command {
     /// Users needed for a target RMSE, or the smallest epsilon for a number of users, for a
     /// channel and the baselines.
     Plan(plan::PlanArgs),
+    /// Solve a problem over a grid of epsilon, domain size, prior or users: CSV and SVG of the
+    /// certified optimum, other notions' optima and the registry's closed forms, with statuses.
+    Curve(curve::CurveArgs),
+    /// Regenerate every figure manifest's CSV and SVG (default: figures/ into figures/out/).
+    Figures(figures::FiguresArgs),
 }
 
 fn main() -> ExitCode {
@@ -78,5 +86,7 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Estimate(args) => estimate::run(args),
         Command::Simulate(args) => simulate::run(args),
         Command::Plan(args) => plan::run(args),
+        Command::Curve(args) => curve::run(args),
+        Command::Figures(args) => figures::run(args),
     }
 }

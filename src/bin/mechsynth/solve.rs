@@ -35,6 +35,9 @@ pub struct SolveArgs {
     /// 1e-9 absolute).
     #[arg(long, default_value_t = GapTolerance::DEFAULT.relative)]
     gap: f64,
+    /// Also draw the channel as an SVG heatmap into FILE.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
 }
 
 /// Run `solve`; the exit code follows the status (see the crate README).
@@ -64,6 +67,9 @@ pub fn run(args: SolveArgs) -> Result<u8> {
     if let Some(out) = &args.output {
         check_output_path(out, &args.file, args.force)?;
     }
+    if let Some(svg) = &args.svg {
+        check_output_path(svg, &args.file, args.force)?;
+    }
     let problem = Problem::from_spec(spec)?;
     for w in &problem.warnings {
         eprintln!("warning: {w}");
@@ -85,6 +91,15 @@ pub fn run(args: SolveArgs) -> Result<u8> {
         Format::Csv => report.to_csv(),
     };
     emit(&text, args.output.as_deref())?;
+    if let (Some(path), Some(channel)) = (&args.svg, &report.channel) {
+        crate::curve::write_channel_svg(
+            path,
+            channel.rows(),
+            &report.labels,
+            &report.output_labels,
+            &report.name,
+        )?;
+    }
     let code = match &report.status {
         Status::Optimal | Status::LocalOptimum => 0,
         Status::Solver(

@@ -1,0 +1,295 @@
+//! `mechsynth curve`: a problem over a grid of one parameter, as CSV (and SVG), resumable.
+
+use crate::common::{backend_of, check_output_path, emit, Solver, UsageError};
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use mechsynth::curve::{
+    csv_line, curve_svg, load_curve_file, parse_csv, retain_mechanisms, run_curve, to_csv, Axis,
+    Compare, CurveOptions, CurveSpec, Grid, PlotOptions, Row, SeriesSource, CSV_HEADER,
+    FIGURE_SIZE,
+};
+use mechsynth::solve::GapTolerance;
+use mechsynth::SolveOptions;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+#[derive(clap::Args)]
+pub struct CurveArgs {
+    /// The problem file (TOML; may carry a `[curve]` section with the grid and series).
+    file: PathBuf,
+    /// Grid of epsilons: FROM:TO:COUNT (linear), log:FROM:TO:COUNT, or a comma list.
+    #[arg(long, allow_hyphen_values = true)]
+    epsilons: Option<String>,
+    /// Grid of domain sizes (the file's `domain.size` or `domain.line`; uniform prior).
+    #[arg(long, allow_hyphen_values = true)]
+    sizes: Option<String>,
+    /// Grid of P(X = 1) for a binary domain.
+    #[arg(long, allow_hyphen_values = true)]
+    priors: Option<String>,
+    /// Grid of numbers of users (frequency objectives).
+    #[arg(long, allow_hyphen_values = true)]
+    users: Option<String>,
+    /// Also draw the optimum under these notions: a comma list of NOTION or NOTION*FACTOR
+    /// (e.g. `lip,ldp*2`: LIP, and LDP at twice the epsilon).
+    #[arg(long, value_delimiter = ',')]
+    compare: Vec<String>,
+    /// Leave out the registry's closed forms.
+    #[arg(long)]
+    no_registry: bool,
+    /// Only these registry mechanisms (comma list; default: all that apply).
+    #[arg(long, value_delimiter = ',')]
+    mechanisms: Vec<String>,
+    /// Write the CSV to FILE instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Also draw the curve as SVG into FILE.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Allow -o and --svg to replace existing files.
+    #[arg(long)]
+    force: bool,
+    /// Skip the points already in the -o CSV and add the others to it.
+    #[arg(long)]
+    resume: bool,
+    /// Overall time limit in seconds: points not started by then are left out (resume later).
+    #[arg(long)]
+    time_limit: Option<f64>,
+    /// Time limit of each point in seconds.
+    #[arg(long, default_value_t = 600.0)]
+    point_time_limit: f64,
+    /// Relative gap below which a channel counts as optimal (plus 1e-9 absolute).
+    #[arg(long, default_value_t = GapTolerance::DEFAULT.relative)]
+    gap: f64,
+    /// LP backend.
+    #[arg(long, value_enum, default_value = "clarabel")]
+    solver: Solver,
+    /// The plot's title (default: the `[curve]` title or the problem's name).
+    #[arg(long)]
+    title: Option<String>,
+}
+
+fn positive(flag: &str, v: f64) -> Result<()> {
+    if !(v.is_finite() && v > 0.0) {
+        bail!(UsageError(format!(
+            "invalid `{flag}` = {v}: must be a positive number of seconds"
+        )));
+    }
+    Ok(())
+}
+
+/// The grid from the flags (at most one) or the `[curve]` section.
+fn grid_of(args: &CurveArgs, curve: &CurveSpec) -> Result<Grid> {
+    let given: Vec<(Axis, &String)> = [
+        (Axis::Epsilon, &args.epsilons),
+        (Axis::DomainSize, &args.sizes),
+        (Axis::Prior, &args.priors),
+        (Axis::Users, &args.users),
+    ]
+    .into_iter()
+    .filter_map(|(a, v)| v.as_ref().map(|v| (a, v)))
+    .collect();
+    match given.as_slice() {
+        [(axis, spec)] => Ok(Grid::parse(*axis, axis.flag(), spec)?),
+        [] => curve.grid("curve")?.ok_or_else(|| {
+            UsageError("no grid: give one of --epsilons, --sizes, --priors, --users, or `grid` in a [curve] section".into()).into()
+        }),
+        _ => bail!(UsageError(format!(
+            "invalid `{}` = {}: give only one grid flag",
+            given[1].0.flag(),
+            given[1].1
+        ))),
+    }
+}
+
+/// Run `curve`: 0 when every point ran, 4 when the overall time limit left points out.
+pub fn run(args: CurveArgs) -> Result<u8> {
+    positive("--point-time-limit", args.point_time_limit)?;
+    if let Some(t) = args.time_limit {
+        positive("--time-limit", t)?;
+    }
+    if !(args.gap.is_finite() && (0.0..1.0).contains(&args.gap)) {
+        bail!(UsageError(format!(
+            "invalid `--gap` = {}: must be a relative gap in [0, 1)",
+            args.gap
+        )));
+    }
+    if args.resume && args.output.is_none() {
+        bail!(UsageError(
+            "invalid `--resume`: it needs -o FILE, the CSV to continue".into()
+        ));
+    }
+    let file = load_curve_file(&args.file)?;
+    let curve = file.curve.clone().unwrap_or_default();
+    let grid = grid_of(&args, &curve)?;
+    let mut sources = vec![SeriesSource::Optimum];
+    let compare = if args.compare.is_empty() {
+        curve.compare.clone()
+    } else {
+        args.compare.clone()
+    };
+    let compare_key = if args.compare.is_empty() {
+        "curve.compare"
+    } else {
+        "--compare"
+    };
+    for c in &compare {
+        sources.push(SeriesSource::Compare(Compare::parse(compare_key, c)?));
+    }
+    if !args.no_registry && curve.registry.unwrap_or(true) {
+        sources.push(SeriesSource::Registry);
+    }
+    let mechanisms = if args.mechanisms.is_empty() {
+        curve.mechanisms.clone()
+    } else {
+        args.mechanisms.clone()
+    };
+
+    let mut previous: Vec<Row> = Vec::new();
+    if let Some(out) = &args.output {
+        if args.resume && out.exists() {
+            let text = std::fs::read_to_string(out)
+                .with_context(|| format!("cannot read {}", out.display()))?;
+            previous = parse_csv(&text, &out.display().to_string())?;
+        } else if !args.resume {
+            check_output_path(out, &args.file, args.force)?;
+        }
+    }
+    if let Some(svg) = &args.svg {
+        check_output_path(svg, &args.file, args.force)?;
+    }
+
+    let mut options = CurveOptions {
+        solve: SolveOptions {
+            backend: backend_of(args.solver),
+            gap: GapTolerance {
+                relative: args.gap,
+                ..GapTolerance::DEFAULT
+            },
+            ..SolveOptions::default()
+        },
+        point_time_limit: Some(args.point_time_limit),
+        time_limit: args.time_limit,
+        ..CurveOptions::default()
+    };
+    options.done = previous.iter().map(|r| r.x.to_bits()).collect();
+    let todo = grid
+        .values
+        .iter()
+        .filter(|x| !options.done.contains(&x.to_bits()))
+        .count();
+    let bar = ProgressBar::with_draw_target(
+        Some(todo as u64),
+        if std::io::stderr().is_terminal() {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        },
+    );
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} points, {elapsed} elapsed, eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    // With -o, every finished point is appended at once, so a stopped run can be resumed.
+    let journal = match &args.output {
+        Some(out) => {
+            let mut f = std::fs::File::create(out)
+                .with_context(|| format!("cannot write {}", out.display()))?;
+            f.write_all(to_csv(&previous).as_bytes())?;
+            Some(Arc::new(Mutex::new(f)))
+        }
+        None => None,
+    };
+    let sink_bar = bar.clone();
+    let sink_journal = journal.clone();
+    let sink_mechanisms = mechanisms.clone();
+    options.on_point = Some(Arc::new(move |rows: &[Row]| {
+        sink_bar.inc(1);
+        if let Some(j) = &sink_journal {
+            let mut rows = rows.to_vec();
+            retain_mechanisms(&mut rows, &sink_mechanisms);
+            let text: String = rows.iter().map(|r| csv_line(r) + "\n").collect();
+            let mut f = j.lock().unwrap_or_else(|e| e.into_inner());
+            if let Err(e) = f.write_all(text.as_bytes()).and_then(|_| f.flush()) {
+                eprintln!("warning: cannot append to the CSV: {e}");
+            }
+        }
+    }));
+    let result = run_curve(&file.problem, &grid, &sources, &options);
+    bar.finish_and_clear();
+    let result = result?;
+    let mut new_rows = result.rows;
+    retain_mechanisms(&mut new_rows, &mechanisms);
+    // Final order: grid order, then the order within each point (old rows keep theirs).
+    let mut rows = Vec::with_capacity(previous.len() + new_rows.len());
+    for &x in &grid.values {
+        let bits = x.to_bits();
+        rows.extend(
+            previous
+                .iter()
+                .chain(&new_rows)
+                .filter(|r| r.x.to_bits() == bits)
+                .cloned(),
+        );
+    }
+    rows.extend(
+        previous
+            .iter()
+            .filter(|r| !grid.values.iter().any(|x| x.to_bits() == r.x.to_bits()))
+            .cloned(),
+    );
+    let csv = to_csv(&rows);
+    debug_assert!(csv.starts_with(CSV_HEADER));
+    drop(journal);
+    emit(&csv, args.output.as_deref())?;
+    if !result.resumed.is_empty() {
+        eprintln!(
+            "resumed: {} point(s) already in the CSV were skipped",
+            result.resumed.len()
+        );
+    }
+    if let Some(svg_path) = &args.svg {
+        let title = args
+            .title
+            .clone()
+            .or_else(|| curve.title.clone())
+            .or_else(|| file.problem.name.clone())
+            .unwrap_or_else(|| "curve".into());
+        let plot = PlotOptions {
+            title,
+            x_label: grid.axis.label().into(),
+            y_label: curve.y_label.clone().unwrap_or_else(|| "objective".into()),
+            size: FIGURE_SIZE,
+        };
+        write_file(svg_path, &curve_svg(&rows, &plot)?)?;
+    }
+    if !result.timed_out.is_empty() {
+        eprintln!(
+            "time limit: {} point(s) not computed; run again with --resume to add them",
+            result.timed_out.len()
+        );
+        return Ok(4);
+    }
+    Ok(0)
+}
+
+/// Write `text` to `path` and say so on stderr.
+pub fn write_file(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    eprintln!("wrote {}", path.display());
+    Ok(())
+}
+
+/// Write the channel heatmap of `rows` to `path` (for `solve --svg` and `audit --svg`).
+pub fn write_channel_svg(
+    path: &Path,
+    rows: &[Vec<f64>],
+    inputs: &[String],
+    outputs: &[String],
+    title: &str,
+) -> Result<()> {
+    write_file(
+        path,
+        &mechsynth::curve::channel_svg(rows, inputs, outputs, title)?,
+    )
+}

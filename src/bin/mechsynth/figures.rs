@@ -1,0 +1,81 @@
+//! `mechsynth figures`: regenerate every figure manifest's CSV and SVG.
+
+use crate::common::UsageError;
+use anyhow::{bail, Context, Result};
+use mechsynth::curve::{figure_manifests, run_figure, CurveOptions};
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct FiguresArgs {
+    /// The folder of figure manifests (problem files with a `[curve]` section).
+    #[arg(default_value = "figures")]
+    dir: PathBuf,
+    /// Where the CSV and SVG files go (created if missing).
+    #[arg(long, default_value = "figures/out")]
+    out: PathBuf,
+    /// Allow replacing existing CSV and SVG files in --out.
+    #[arg(long)]
+    force: bool,
+    /// Time limit of each point in seconds.
+    #[arg(long, default_value_t = 600.0)]
+    point_time_limit: f64,
+}
+
+/// Run `figures`: 0 when every figure was written.
+pub fn run(args: FiguresArgs) -> Result<u8> {
+    if !(args.point_time_limit.is_finite() && args.point_time_limit > 0.0) {
+        bail!(UsageError(format!(
+            "invalid `--point-time-limit` = {}: must be a positive number of seconds",
+            args.point_time_limit
+        )));
+    }
+    if !args.dir.is_dir() {
+        bail!(UsageError(format!(
+            "invalid `DIR` = {}: not a folder",
+            args.dir.display()
+        )));
+    }
+    let manifests = figure_manifests(&args.dir)?;
+    if manifests.is_empty() {
+        bail!(UsageError(format!(
+            "invalid `DIR` = {}: no *.toml manifests in it",
+            args.dir.display()
+        )));
+    }
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    if !args.force {
+        for m in &manifests {
+            let stem = m
+                .file_stem()
+                .map(|s| s.to_string_lossy().to_string())
+                .unwrap_or_default();
+            for ext in ["csv", "svg"] {
+                let p = args.out.join(format!("{stem}.{ext}"));
+                if p.exists() {
+                    bail!(UsageError(format!(
+                        "invalid `--out` = {}: {} exists; pass --force to replace it",
+                        args.out.display(),
+                        p.display()
+                    )));
+                }
+            }
+        }
+    }
+    let options = CurveOptions {
+        point_time_limit: Some(args.point_time_limit),
+        ..CurveOptions::default()
+    };
+    for m in &manifests {
+        let out = run_figure(m, &args.out, &options)
+            .with_context(|| format!("figure {}", m.display()))?;
+        eprintln!(
+            "{}: {} rows -> {}, {}",
+            m.display(),
+            out.rows.len(),
+            out.csv.display(),
+            out.svg.display()
+        );
+    }
+    Ok(0)
+}

@@ -1,0 +1,79 @@
+//! Curves: a problem solved over a grid of one parameter (epsilon, the domain size, the prior
+//! of a binary domain, or the number of users), with several series per point (the certified
+//! optimum under the file's notion and under other notions, and the registry's closed forms),
+//! each point carrying its status; written as CSV and drawn as SVG.
+
+mod csv;
+mod figures;
+mod grid;
+mod heatmap;
+mod plot;
+mod run;
+mod series;
+mod spec;
+
+pub use csv::{csv_line, parse_csv, to_csv, CSV_HEADER};
+pub use figures::{figure_manifests, retain_mechanisms, run_figure, FigureOutput, FIGURE_SIZE};
+pub use grid::{Axis, Grid, MAX_GRID_POINTS};
+pub use heatmap::channel_svg;
+pub use plot::{curve_svg, PlotOptions, LOG_SCALE_DECADES};
+pub use run::{apply_axis, run_curve, CurveOptions, CurveResult, PointSink};
+pub use series::{Compare, PointStatus, Row, Series, SeriesSource};
+pub use spec::{load_curve_file, CurveFile, CurveSpec, GridValue};
+
+/// Everything that can go wrong when building, running or drawing a curve.
+#[derive(Debug, thiserror::Error)]
+pub enum CurveError {
+    /// A grid, axis or series specification is malformed; `key` names the flag or file key.
+    #[error("invalid `{key}` = {value}: {reason}")]
+    Invalid {
+        /// The flag or key.
+        key: String,
+        /// The offending value.
+        value: String,
+        /// Why it is rejected.
+        reason: String,
+    },
+    /// The problem file (or the problem at one grid point) is invalid.
+    #[error(transparent)]
+    Problem(#[from] crate::ProblemError),
+    /// A CSV to resume from cannot be read.
+    #[error("cannot resume from {path}: {reason}")]
+    Resume {
+        /// The CSV.
+        path: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Reading or writing a file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// Drawing failed.
+    #[error("cannot draw {what}: {reason}")]
+    Plot {
+        /// What was drawn.
+        what: String,
+        /// The drawing backend's message.
+        reason: String,
+    },
+}
+
+impl CurveError {
+    /// An [`CurveError::Invalid`] naming `key`, `value` and the reason.
+    pub fn invalid(
+        key: impl Into<String>,
+        value: impl ToString,
+        reason: impl Into<String>,
+    ) -> Self {
+        CurveError::Invalid {
+            key: key.into(),
+            value: value.to_string(),
+            reason: reason.into(),
+        }
+    }
+}
