@@ -288,7 +288,7 @@ fn formulate_and_solve(problem: &Problem, run: &Run) -> Result<(Outcome, Vec<Str
         }
         let mut outcome = local()?;
         outcome.notes.push(format!(
-            "the constraints have no column cone (mutual-information privacy) or it has more than {ENUMERATION_LIMIT} extreme rays; the result is a local optimum"
+            "the constraints have no column cone (mutual-information privacy), or its extreme rays could not be listed (more than {ENUMERATION_LIMIT}, or double description did not finish within its share of the time limit); the result is a local optimum"
         ));
         return Ok((with_krr_note(problem, outcome), describe()));
     }
@@ -304,7 +304,7 @@ fn formulate_and_solve(problem: &Problem, run: &Run) -> Result<(Outcome, Vec<Str
         }
         let mut outcome = local()?;
         outcome.notes.push(format!(
-            "the column cone has more than {ENUMERATION_LIMIT} extreme rays and exact pricing exists only for mmse-sum under a single ldp or lip constraint; the result is a local optimum"
+            "the column cone's extreme rays could not be listed (more than {ENUMERATION_LIMIT}, or double description did not finish within its share of the time limit) and exact pricing exists only for mmse-sum under a single ldp or lip constraint; the result is a local optimum"
         ));
         return Ok((with_krr_note(problem, outcome), describe()));
     }

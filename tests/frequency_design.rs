@@ -291,6 +291,22 @@ fn skewed_priors_beat_every_published_ldp_mechanism() {
     }
 }
 
+/// Even at n = 3, where subset selection is k-RR, a skewed prior has a strictly better channel.
+#[test]
+fn three_symbols_with_a_skewed_prior_beat_krr() {
+    let pi = [0.01, 0.01, 0.98];
+    let (value, bound, status, _) = optimum(spec(&pi, ldp(2.0), frequency(None, None)));
+    assert_eq!(status, "optimal");
+    let krr_value = wide_mse(&krr(3, 2.0), &pi);
+    let best_ss = (1..3)
+        .map(|k| wide_mse(&subset_selection(3, k, 2.0), &pi))
+        .fold(f64::INFINITY, f64::min);
+    assert!(
+        bound <= value && value < 0.97 * krr_value.min(best_ss),
+        "{value} vs {krr_value}, {best_ss}"
+    );
+}
+
 #[test]
 fn random_feasible_channels_never_beat_the_optimum_or_its_bound() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);

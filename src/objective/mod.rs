@@ -337,8 +337,9 @@ fn finite(key: &str, v: f64) -> Result<f64, ProblemError> {
 }
 
 /// As [`objective_profile`], with the parameters of `spec` where it is one of the profiled
-/// objectives (the `weight` of `mmse-sum`; the `users` and `distribution` of
-/// `inversion-mse`), so that the profile agrees with the problem's own objective.
+/// objectives (the `weight` of `mmse-sum`; the `users` and `distribution` of `inversion-mse`
+/// and `frequency-mse`, which also apply to the other of the two), so that the profile agrees
+/// with the problem's own objective.
 pub fn objective_profile_for(
     channel: &Channel,
     domain: &Domain,
@@ -367,6 +368,44 @@ pub fn objective_profile_for(
             }
         }
         _ => {}
+    }
+    // The two frequency MSEs are profiled with the same users and distribution, so that on a
+    // square channel they agree (the efficient estimator is then the inversion).
+    let twin = match spec {
+        ObjectiveSpec::InversionMse {
+            distribution,
+            users,
+        } => Some((
+            "frequency-mse",
+            ObjectiveSpec::FrequencyMse {
+                queries: None,
+                sampling: None,
+                distribution: distribution.clone(),
+                users: *users,
+            },
+        )),
+        ObjectiveSpec::FrequencyMse {
+            distribution,
+            users,
+            ..
+        } => Some((
+            "inversion-mse",
+            ObjectiveSpec::InversionMse {
+                distribution: distribution.clone(),
+                users: *users,
+            },
+        )),
+        _ => None,
+    };
+    if let Some((key, twin)) = twin {
+        match twin.resolve(domain).map(|o| o.evaluate(channel)) {
+            Ok(v) if v.is_finite() => {
+                out.insert(key.into(), v);
+            }
+            _ => {
+                out.remove(key);
+            }
+        }
     }
     out
 }

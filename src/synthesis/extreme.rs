@@ -17,6 +17,10 @@ use std::time::Instant;
 /// Largest number of rays enumerated (LDP at n = 20 has 2^20 - 2; pricing scans them all, which
 /// takes about 0.2 s per round and 0.4 GB there).
 pub const ENUMERATION_LIMIT: usize = 1 << 20;
+/// Double description gets at most this fraction (1 / share) of the remaining time ...
+const ENUMERATION_TIME_SHARE: u32 = 3;
+/// ... and at most this many seconds; then the method falls back to a local one.
+const ENUMERATION_TIME_CAP_SECONDS: f64 = 60.0;
 /// Column generation stops when the certified gap is below this, relative to the value.
 pub const CG_GAP_TOLERANCE: f64 = 1e-9;
 /// Most column-generation rounds.
@@ -82,7 +86,13 @@ pub(crate) fn enumerate_cone(
                     "double description: {done} of {total} cone rows, {rays} rays so far"
                 ))
             };
-            let rays = enumerate_rays_until(cone, limit, Some(run.deadline()), &report);
+            // Double description may not finish on large cones (d-privacy grids): it gets a
+            // share of the remaining time, and the caller falls back to the local method.
+            let remaining = run.deadline().saturating_duration_since(Instant::now());
+            let share = (remaining / ENUMERATION_TIME_SHARE).min(
+                std::time::Duration::from_secs_f64(ENUMERATION_TIME_CAP_SECONDS),
+            );
+            let rays = enumerate_rays_until(cone, limit, Some(Instant::now() + share), &report);
             let groups = tie_groups(privacy.iter().copied(), n);
             (
                 rays.map(|r| snap_to_ties(r, &groups)),
