@@ -141,7 +141,7 @@ const PURIFY_RESIDUAL: f64 = 1e-11;
 /// A null vector of the `rows x (rows + 1)` matrix `a`: fix the last coordinate to 1 and solve
 /// the square system of the others by LU with partial pivoting (backward stable); the first
 /// column order that gives a finite solution wins.
-fn null_vector(a: &DMatrix<f64>) -> Option<Vec<f64>> {
+pub(crate) fn null_vector(a: &DMatrix<f64>) -> Option<Vec<f64>> {
     let (rows, cols) = a.shape();
     for free in (0..cols).rev() {
         let keep: Vec<usize> = (0..cols).filter(|&c| c != free).collect();

@@ -5,12 +5,15 @@
 
 mod barrier;
 mod design;
+mod design_bound;
+mod design_rays;
 mod extreme;
 mod linear;
 mod local;
 mod master;
 mod pricing;
 mod run;
+mod support;
 
 pub use design::{solve_by_design, DESIGN_GAP_TOLERANCE};
 pub use extreme::{combined_cone, solve_by_rays, CG_GAP_TOLERANCE, ENUMERATION_LIMIT};

@@ -1,0 +1,99 @@
+//! The certified lower bound of an optimal design (docs/frequency.md, "The certified bound").
+
+use super::design_rays::Rays;
+use super::master::{dual_bound, reduced_value, solve_master, Columns};
+use super::{barrier::MasterPoint, Run};
+use crate::objective::FrequencyMse;
+use crate::rays::ColumnCone;
+use mechsynth_solvers::BackendError;
+use nalgebra::{DMatrix, DVector};
+
+/// `gamma_k = k u / (1 - k u)`: the relative error bound of a k-term dot product.
+pub(super) fn gamma(k: usize) -> f64 {
+    let ku = k as f64 * f64::EPSILON;
+    ku / (1.0 - ku)
+}
+
+/// An upper bound on `h(r) = sum_k (v_k . r)^2 / (pi . r)` in floating point.
+pub(super) fn h_upper(v: &DMatrix<f64>, r: &[f64], pi: &[f64]) -> f64 {
+    let n = r.len();
+    let g = gamma(n + 2);
+    let lambda: f64 = r.iter().zip(pi).map(|(a, b)| a * b).sum::<f64>() * (1.0 - g);
+    let mut total = 0.0;
+    for col in v.column_iter() {
+        let (dotv, mag) = col
+            .iter()
+            .zip(r)
+            .fold((0.0, 0.0), |(s, m), (a, b)| (s + a * b, m + (a * b).abs()));
+        let upper = dotv.abs() + g * mag;
+        total += upper * upper;
+    }
+    total * (1.0 + gamma(2 * v.ncols() + 4)) / lambda
+}
+
+/// A certified lower bound on the trace, and the rays with positive reduced value (value,
+/// index), best first.
+pub(super) type Priced = (f64, Vec<(f64, usize)>);
+
+/// The certified lower bound on `min tr(C^T J^-1 C)` from the master's point: `v = J^-1 C`
+/// there, prices from the extreme-ray LP with column values `h` over the master's rays, and
+/// the pricing gap over every ray. Also the rays with positive reduced value, best first.
+pub(super) fn lower_bound(
+    rays: &Rays,
+    cone: &ColumnCone,
+    design: &FrequencyMse,
+    point: &MasterPoint,
+    set: &[usize],
+    run: &Run,
+) -> Result<Option<Priced>, BackendError> {
+    let pi = design.distribution();
+    let c = design.queries_t();
+    let n = pi.len();
+    let mut j = DMatrix::zeros(n, n);
+    for (&idx, &w) in set.iter().zip(&point.w) {
+        let r = DVector::from_column_slice(&rays.q[idx]);
+        let lambda: f64 = r.iter().zip(pi).map(|(a, b)| a * b).sum();
+        j.ger(w / lambda, &r, &r, 1.0);
+    }
+    let Some(chol) = j.cholesky() else {
+        return Ok(None);
+    };
+    let v = chol.solve(c);
+    let mut columns = Columns::default();
+    for &idx in set {
+        columns.push(rays.z[idx].clone(), h_upper(&v, &rays.q[idx], pi));
+    }
+    let master = solve_master(cone, &columns, run.backend, &run.backend_options())?;
+    if !master.lp.status.has_point() {
+        return Ok(None);
+    }
+    let ones = vec![1.0; n];
+    let mut reduced: Vec<(f64, usize)> = (0..rays.q.len())
+        .map(|idx| {
+            let h = h_upper(&v, &rays.q[idx], pi);
+            let r = reduced_value(cone, &rays.z[idx], h, &master.mu, &master.nu, &ones);
+            (r, idx)
+        })
+        .collect();
+    let delta = reduced
+        .iter()
+        .map(|r| r.0)
+        .fold(f64::NEG_INFINITY, f64::max);
+    // The prices' own rounding: each is a short dot product of values at most 1.
+    let price_error = gamma(n + cone.coupling.len() + 2)
+        * (master
+            .mu
+            .iter()
+            .chain(&master.nu)
+            .map(|m| m.abs())
+            .sum::<f64>()
+            + 1.0);
+    let upper = dual_bound(cone, &master.mu, &master.nu, n as f64, delta + price_error);
+    let terms: Vec<f64> = v.iter().zip(c.iter()).map(|(a, b)| 2.0 * a * b).collect();
+    let magnitude: f64 = terms.iter().map(|t| t.abs()).sum::<f64>() + upper.abs();
+    let first: f64 = terms.iter().sum();
+    let bound = first - upper - gamma(terms.len() + 3) * magnitude;
+    reduced.retain(|r| r.0 > 0.0);
+    reduced.sort_by(|a, b| b.0.total_cmp(&a.0));
+    Ok(Some((bound.next_down(), reduced)))
+}
