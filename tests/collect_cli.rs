@@ -511,3 +511,32 @@ fn privatize_onto_its_own_input_names_the_input_file() {
     );
     assert_eq!(std::fs::read_to_string(&input).unwrap(), "no\nyes\n");
 }
+
+#[test]
+fn simulate_prints_rows_only_for_the_requested_estimators() {
+    let o = run(&[
+        "simulate",
+        "--baseline",
+        "k-rr",
+        "--epsilon",
+        "1",
+        "--size",
+        "4",
+        "--users",
+        "1000",
+        "--trials",
+        "50",
+        "--estimator",
+        "inversion",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let metrics = v["metrics"].as_array().unwrap();
+    assert!(!metrics.is_empty());
+    assert!(
+        metrics.iter().all(|m| m["estimator"] == "inversion"),
+        "{metrics:?}"
+    );
+}
