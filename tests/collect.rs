@@ -6,7 +6,10 @@
 
 use mechsynth::collect::baseline::oracle::OracleSpec;
 use mechsynth::collect::baseline::BaselineSpec;
-use mechsynth::collect::estimate::{em, posterior_moments, Estimator, EstimatorSpec, Inversion};
+use mechsynth::collect::estimate::{
+    em, estimate, posterior_moments, EstimateOptions, EstimateReport, Estimator, EstimatorSpec,
+    Inversion,
+};
 use mechsynth::collect::privatize::{privatize, MatchBy, RecordFormat};
 use mechsynth::collect::sampler::{seeded_rng, ChannelSampler};
 use mechsynth::collect::simulate::{simulate, Sampling, SimulateOptions};
@@ -487,4 +490,66 @@ fn intervals_cover_the_truth_at_their_level() {
         coverage(&model, EstimatorSpec::PosteriorMean, 1000, &mut bayes, 33),
         0.01,
     );
+}
+
+fn estimate_with(model: &Model, counts: &[u64], estimators: Vec<EstimatorSpec>) -> EstimateReport {
+    let options = EstimateOptions {
+        estimators,
+        bootstrap: 40,
+        ..EstimateOptions::default()
+    };
+    estimate(model, counts, &options, &mut seeded_rng(3)).unwrap()
+}
+
+#[test]
+fn em_reports_frequencies_the_channel_cannot_identify_as_not_available() {
+    // Inputs a and b have the same row: any split of their total mass between them gives the
+    // same output distribution, so neither frequency is identifiable; c's is (its indicator
+    // is Q v for v = (0, -5/2, 5/2), in the span of the columns).
+    let rows = vec![
+        vec![0.6, 0.2, 0.2],
+        vec![0.6, 0.2, 0.2],
+        vec![0.2, 0.2, 0.6],
+    ];
+    let model = Model::new(
+        Channel::new(rows).unwrap(),
+        Domain::sized(3).unwrap(),
+        "twin rows".into(),
+    )
+    .unwrap();
+    let report = estimate_with(&model, &[500, 200, 300], vec![EstimatorSpec::Em]);
+    let labels = model.domain.labels().to_vec();
+    for (k, e) in report.estimates.iter().enumerate() {
+        assert_eq!(e.quantity, format!("frequency[{}]", labels[k]));
+        assert_eq!(e.estimate.is_none(), k < 2, "{e:?}");
+    }
+    for label in &labels[..2] {
+        assert!(
+            report
+                .warnings
+                .iter()
+                .any(|w| w.starts_with(&format!("em frequency[{label}]")) && w.contains("rank 2")),
+            "{:?}",
+            report.warnings
+        );
+    }
+}
+
+#[test]
+fn the_posterior_mean_warns_when_the_reports_contradict_the_prior() {
+    // Uniform prior through 3-ary randomized response: every output has probability 1/3.
+    let model = krr(3, 2.0);
+    let warned = |counts: &[u64]| {
+        estimate_with(&model, counts, vec![EstimatorSpec::PosteriorMean])
+            .warnings
+            .iter()
+            .any(|w| w.contains("contradict the domain prior"))
+    };
+    // Chi-square 2 * 300^2 / 300 + 600^2 / 300 = 1800 on 2 degrees of freedom: p ~ 0.
+    assert!(warned(&[900, 0, 100]));
+    // Chi-square (4 + 16 + 4) / 300 = 0.08: p ~ 0.96.
+    assert!(!warned(&[302, 296, 302]));
+    let report = estimate_with(&model, &[302, 296, 302], vec![EstimatorSpec::PosteriorMean]);
+    let json = serde_json::to_value(&report.estimates[0]).unwrap();
+    assert_eq!(json["interval"], "credible (domain prior)");
 }

@@ -120,7 +120,7 @@ fn privatize_then_estimate_recovers_the_frequencies() {
         .any(|e| e["estimator"] == "em" && e["interval"] == "bootstrap"));
     assert!(estimates
         .iter()
-        .any(|e| e["estimator"] == "posterior-mean" && e["interval"] == "posterior"));
+        .any(|e| e["estimator"] == "posterior-mean" && e["interval"] == "credible (domain prior)"));
 }
 
 #[test]
@@ -481,4 +481,62 @@ fn simulate_with_groups_of_users_and_their_own_priors() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("line 1"), "{}", stderr(&o));
+}
+
+#[test]
+fn plan_without_a_level_or_with_no_users_is_bad_input_naming_the_flag() {
+    let o = run(&["plan", "--size", "8", "--rmse", "0.01"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("--epsilon") && stderr(&o).contains("--users"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["plan", "--size", "8", "--rmse", "0.01", "--users", "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("`--users` = 0"), "{}", stderr(&o));
+}
+
+#[test]
+fn privatize_onto_its_own_input_names_the_input_file() {
+    let dir = TempDir::new("same-file");
+    let channel = dir.write("channel.toml", CHANNEL);
+    let input = dir.write("records.txt", "no\nyes\n");
+    let o = run(&["privatize", "--channel", &channel, &input, "-o", &input]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("that is the input file"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&input).unwrap(), "no\nyes\n");
+}
+
+#[test]
+fn simulate_prints_rows_only_for_the_requested_estimators() {
+    let o = run(&[
+        "simulate",
+        "--baseline",
+        "k-rr",
+        "--epsilon",
+        "1",
+        "--size",
+        "4",
+        "--users",
+        "1000",
+        "--trials",
+        "50",
+        "--estimator",
+        "inversion",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let metrics = v["metrics"].as_array().unwrap();
+    assert!(!metrics.is_empty());
+    assert!(
+        metrics.iter().all(|m| m["estimator"] == "inversion"),
+        "{metrics:?}"
+    );
 }

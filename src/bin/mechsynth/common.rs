@@ -72,7 +72,7 @@ pub fn backend_of(solver: Solver) -> BackendKind {
     }
 }
 
-/// Refuse to write over the problem file, or over any existing file without `--force`.
+/// Refuse to write over the input file, or over any existing file without `--force`.
 pub fn check_output_path(out: &Path, input: &Path, force: bool) -> Result<()> {
     if out.is_dir() {
         bail!(UsageError(format!(
@@ -87,7 +87,7 @@ pub fn check_output_path(out: &Path, input: &Path, force: bool) -> Result<()> {
         };
         if same {
             bail!(UsageError(format!(
-                "invalid `-o` = {}: that is the problem file; choose another path",
+                "invalid `-o` = {}: that is the input file; choose another path",
                 out.display()
             )));
         }

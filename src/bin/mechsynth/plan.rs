@@ -61,6 +61,16 @@ pub fn run(args: PlanArgs) -> Result<u8> {
     if let Some(e) = args.epsilon {
         mechsynth::collect::check_epsilon("--epsilon", e)?;
     }
+    if args.users == Some(0) {
+        bail!(UsageError(
+            "invalid `--users` = 0: plan for at least one user".into()
+        ));
+    }
+    if args.channel.is_none() && args.epsilon.is_none() && args.users.is_none() {
+        bail!(UsageError(
+            "the baselines need `--epsilon` (users needed at that level) or `--users` (smallest epsilon for that many users)".into()
+        ));
+    }
     let domain_args = crate::mechanism::MechanismArgs {
         channel: None,
         baseline: None,

@@ -27,6 +27,10 @@ use super::{CollectError, Model};
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
+/// The posterior-mean warning fires when the goodness-of-fit test of the output counts
+/// against the prior's output distribution has a p-value below this.
+pub const PRIOR_FIT_ALPHA: f64 = 1e-3;
+
 /// Frequencies below this count as negative in the inversion warning (rounding noise aside).
 pub const NEGATIVE_FREQUENCY_TOLERANCE: f64 = 1e-12;
 
@@ -37,7 +41,10 @@ pub enum IntervalKind {
     /// Normal interval from the estimator's sampling variance under multinomial reports
     /// (the report frequencies plugged in).
     Analytic,
-    /// Normal credible interval from the posterior variance under the domain prior.
+    /// Normal credible interval from the posterior variance under the domain prior: a
+    /// Bayesian statement that holds only if the domain prior is right (no frequentist
+    /// coverage otherwise).
+    #[serde(rename = "credible (domain prior)")]
     Posterior,
     /// Percentile interval of a parametric bootstrap.
     Bootstrap,
@@ -240,6 +247,17 @@ pub fn estimate(
     for q in &options.queries {
         queries.extend(q.expand(model)?);
     }
+    if options.estimators.contains(&EstimatorSpec::PosteriorMean) {
+        if let Some(p) = prior_fit_p_value(model, counts) {
+            if p < PRIOR_FIT_ALPHA {
+                warnings.push(format!(
+                    "posterior-mean: the reports contradict the domain prior (chi-square goodness of fit of the output counts against the prior's output distribution, p = {p:.1e} < {PRIOR_FIT_ALPHA}); the posterior mean is dominated by a prior the data contradict and its credible intervals do not cover the truth; use `inversion` or `em`"
+                ));
+            }
+        }
+    }
+    // Decides which queries the channel identifies, for the bootstrapped estimators.
+    let identifiable = Inversion::default();
     let mut estimates = Vec::new();
     for spec in &options.estimators {
         let est = spec.build();
@@ -273,8 +291,13 @@ pub fn estimate(
                     warnings.push(format!("{} {name}: {e}", est.name()));
                     (None, None)
                 }
-                None => match &point {
-                    Ok(pi) => {
+                // Not identifiable: n/a, as the inversion reports it.
+                None => match (&point, identifiable.solve(model, w)) {
+                    (Ok(_), Err(e)) => {
+                        warnings.push(format!("{} {name}: {e}", est.name()));
+                        (None, None)
+                    }
+                    (Ok(pi), Ok(_)) => {
                         let reps = replicates.get_or_insert_with(|| {
                             let r = bootstrap(est.as_ref(), model, &c, users, options, rng);
                             if r.len() < options.bootstrap {
@@ -294,7 +317,7 @@ pub fn estimate(
                             Some(IntervalKind::Bootstrap),
                         )
                     }
-                    Err(_) => (None, None),
+                    (Err(_), _) => (None, None),
                 },
             };
             estimates.push(QueryEstimate {
@@ -313,6 +336,34 @@ pub fn estimate(
         estimates,
         warnings,
     })
+}
+
+/// The p-value of Pearson's chi-square goodness-of-fit test of `counts` against the output
+/// distribution `lambda = Q^T prior` implied by the domain prior (over outputs of positive
+/// probability; `None` when fewer than two outputs are possible, or a count falls on an
+/// output the prior rules out, which the posterior mean reports as an error itself).
+pub fn prior_fit_p_value(model: &Model, counts: &[u64]) -> Option<f64> {
+    use statrs::distribution::{ChiSquared, ContinuousCDF};
+    let lambda = model.channel.output_marginal(model.domain.prior());
+    let n: u64 = counts.iter().sum();
+    let mut stat = 0.0;
+    let mut cells = 0usize;
+    for (&k, &l) in counts.iter().zip(&lambda) {
+        if l <= 0.0 {
+            if k > 0 {
+                return None;
+            }
+            continue;
+        }
+        let e = l * n as f64;
+        stat += (k as f64 - e).powi(2) / e;
+        cells += 1;
+    }
+    if cells < 2 {
+        return None;
+    }
+    let chi = ChiSquared::new((cells - 1) as f64).ok()?;
+    Some(chi.sf(stat))
 }
 
 /// `sum_i a_i b_i`.
