@@ -166,15 +166,18 @@ impl Channel {
 /// sum above 1 would make the numbers themselves leak (maximal leakage `ln sum_y max_x Q`
 /// of a constant channel would be positive). The change is a few units in the last place.
 pub(crate) fn at_most_one(row: &mut [f64]) {
-    use crate::numeric::exact_sum_cmp;
+    use crate::numeric::exact_sum_minus;
     let Some(top) = (0..row.len()).max_by(|&a, &b| row[a].total_cmp(&row[b])) else {
         return;
     };
     for _ in 0..MAX_ROW_SUM_STEPS {
-        if exact_sum_cmp(row, 1.0) != std::cmp::Ordering::Greater || row[top] <= 0.0 {
+        let excess = exact_sum_minus(row, 1.0);
+        if excess <= 0.0 || row[top] <= 0.0 {
             return;
         }
-        row[top] = row[top].next_down();
+        // Lower the largest entry by about the excess (at least one unit in the last place);
+        // the next pass checks the exact sum again.
+        row[top] = (row[top] - excess).next_down().max(0.0);
     }
 }
 

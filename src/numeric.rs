@@ -84,10 +84,30 @@ fn two_sum(a: f64, b: f64) -> (f64, f64) {
 /// floating-point expansion (Shewchuk, "Adaptive precision floating-point arithmetic", 1997):
 /// `Greater`, `Equal` or `Less`, exactly.
 pub fn exact_sum_cmp(values: &[f64], target: f64) -> std::cmp::Ordering {
+    exact_sum_minus(values, target)
+        .partial_cmp(&0.0)
+        .unwrap_or(std::cmp::Ordering::Equal)
+}
+
+/// `sum(values) - target` with the sign of the exact value (zero exactly when it is zero) and
+/// a magnitude within a few units of the exact one: the components of a non-overlapping
+/// expansion (Shewchuk 1997), summed from the smallest. A plain floating-point sum decides
+/// first when its error bound (Higham, Sec. 4.2) already fixes the sign.
+pub fn exact_sum_minus(values: &[f64], target: f64) -> f64 {
+    let (mut plain, mut magnitude) = (-target, target.abs());
+    for &v in values {
+        plain += v;
+        magnitude += v.abs();
+    }
+    let error = (values.len() as f64 + 2.0) * f64::EPSILON * magnitude;
+    if plain.abs() > 2.0 * error {
+        return plain;
+    }
     let mut expansion: Vec<f64> = vec![-target];
+    let mut grown: Vec<f64> = Vec::with_capacity(values.len() + 1);
     for &v in values {
         let mut q = v;
-        let mut grown = Vec::with_capacity(expansion.len() + 1);
+        grown.clear();
         for &h in &expansion {
             let (s, e) = two_sum(q, h);
             if e != 0.0 {
@@ -96,16 +116,22 @@ pub fn exact_sum_cmp(values: &[f64], target: f64) -> std::cmp::Ordering {
             q = s;
         }
         grown.push(q);
-        expansion = grown;
+        std::mem::swap(&mut expansion, &mut grown);
     }
-    // The largest-magnitude non-zero component carries the sign of the sum.
-    let top = expansion
-        .iter()
-        .rev()
-        .find(|c| **c != 0.0)
-        .copied()
-        .unwrap_or(0.0);
-    top.partial_cmp(&0.0).unwrap_or(std::cmp::Ordering::Equal)
+    // Components increase in magnitude and do not overlap: the largest non-zero one carries
+    // the sign, and their sum from the smallest is within an ulp of the exact value.
+    let top = expansion.iter().rev().find(|c| **c != 0.0).copied();
+    match top {
+        None => 0.0,
+        Some(t) => {
+            let total: f64 = expansion.iter().sum();
+            if total == 0.0 || total.signum() != t.signum() {
+                t
+            } else {
+                total
+            }
+        }
+    }
 }
 
 /// Relative error bound of a floating-point sum of `terms` non-negative products.

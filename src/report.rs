@@ -167,6 +167,9 @@ pub struct Report {
     pub encoding: Vec<String>,
     /// What the method did (ray counts, rounds, starts).
     pub method_notes: Vec<String>,
+    /// The rounds of an iterative method (decomposition): objective, bound and gap per round.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rounds: Vec<crate::synthesis::RoundTrace>,
     /// Phase timings.
     pub timings: Timings,
     /// Non-fatal findings.

@@ -9,12 +9,16 @@ use crate::privacy::{leakage_profile, PrivacyNotion};
 use crate::problem::Problem;
 use crate::report::{ExpectedCheck, GapReport, Report, SolverInfo, Timings};
 use crate::synthesis::{
-    solve_by_design, solve_by_rays, solve_linear, solve_locally, Outcome, ProgressSink, Run,
+    decomposition_applies, solve_by_decomposition, solve_by_design, solve_by_rays, solve_linear, solve_locally, Outcome, ProgressSink, Run,
     Status, ENUMERATION_LIMIT,
 };
 use mechsynth_solvers::{backend, BackendError, BackendKind, LpBackend};
 use serde::Serialize;
 use std::time::Instant;
+
+/// Linear objectives over at least this many inputs are solved by decomposition over outputs
+/// when it applies (below, one LP is faster).
+pub const DECOMPOSITION_MIN_INPUTS: usize = 24;
 
 /// Default accepted difference between an `[expected]` optimum and the solved objective.
 pub const DEFAULT_EXPECTED_TOLERANCE: f64 = 1e-6;
@@ -215,6 +219,7 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
         },
         encoding,
         method_notes: outcome.notes,
+        rounds: outcome.trace,
         timings: Timings {
             solve_ms,
             certify_ms,
@@ -258,6 +263,18 @@ fn output_labels(inputs: &[String], outputs: usize) -> Vec<String> {
 fn formulate_and_solve(problem: &Problem, run: &Run) -> Result<(Outcome, Vec<String>), SolveError> {
     let n = problem.domain.size();
     if let Some(coefficients) = problem.objective.linear_coefficients() {
+        let all: Vec<&dyn PrivacyNotion> = problem.privacy.iter().map(|p| p.as_ref()).collect();
+        if n >= DECOMPOSITION_MIN_INPUTS && decomposition_applies(&all, n) {
+            if let Some(outcome) =
+                solve_by_decomposition(&all, coefficients, problem.objective.goal(), run)?
+            {
+                let encoding = all
+                    .iter()
+                    .map(|p| format!("{}: column cone for pricing", p.key()))
+                    .collect();
+                return Ok((outcome, encoding));
+            }
+        }
         return Ok(solve_linear(
             &problem.privacy,
             coefficients,

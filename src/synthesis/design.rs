@@ -73,6 +73,7 @@ pub fn solve_by_design(
             bound: None,
             notes,
             solver_objective: None,
+            trace: Vec::new(),
         });
     }
     let started = Instant::now();
@@ -167,6 +168,7 @@ pub fn solve_by_design(
             bound: None,
             notes,
             solver_objective: None,
+            trace: Vec::new(),
         });
     };
     notes.push(format!(
@@ -185,5 +187,6 @@ pub fn solve_by_design(
         bound: Some(bound - gamma(4) * bound.abs()),
         notes,
         solver_objective: Some(design.mse_from_trace(point.value)),
+        trace: Vec::new(),
     })
 }

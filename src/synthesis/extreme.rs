@@ -178,6 +178,7 @@ pub(crate) fn timed_out(note: &str) -> Outcome {
         bound: None,
         notes: vec![note.into()],
         solver_objective: None,
+        trace: Vec::new(),
     }
 }
 
@@ -233,6 +234,7 @@ fn outcome_from(
         }),
         notes,
         solver_objective: None,
+        trace: Vec::new(),
     }
 }
 

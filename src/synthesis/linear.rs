@@ -27,7 +27,7 @@ fn build(
 
 /// A power of two near the largest coefficient: dividing by it is exact and brings the costs
 /// to order 1, whatever the units of the loss.
-fn cost_scale(coefficients: &[Vec<f64>]) -> f64 {
+pub(crate) fn cost_scale(coefficients: &[Vec<f64>]) -> f64 {
     let largest = coefficients
         .iter()
         .flatten()
@@ -62,6 +62,7 @@ fn trivial(
         bound: point.then_some(0.0),
         notes: vec!["the objective is identically zero: every feasible channel is optimal".into()],
         solver_objective: point.then_some(0.0),
+        trace: Vec::new(),
     };
     Ok((outcome, encoding))
 }
@@ -109,6 +110,7 @@ pub fn solve_linear(
         bound,
         notes,
         solver_objective: s.status.has_point().then_some(sign * s.objective * scale),
+        trace: Vec::new(),
     };
     Ok((outcome, encoding))
 }

@@ -228,6 +228,7 @@ pub fn solve_locally(
                     bound: None,
                     notes: vec!["the feasible set could not be sampled".into()],
                     solver_objective: None,
+                    trace: Vec::new(),
                 })
             }
         }
@@ -269,5 +270,6 @@ pub fn solve_locally(
         bound: None,
         notes,
         solver_objective: None,
+        trace: Vec::new(),
     })
 }

@@ -4,6 +4,9 @@
 //! or locally.
 
 mod barrier;
+mod decompose;
+mod decompose_master;
+mod decompose_pricing;
 mod design;
 mod design_bound;
 mod design_rays;
@@ -15,6 +18,9 @@ mod pricing;
 mod run;
 mod support;
 
+pub use decompose::{
+    decomposition_applies, solve_by_decomposition, RoundTrace, DECOMPOSITION_GAP_TOLERANCE,
+};
 pub use design::{solve_by_design, DESIGN_GAP_TOLERANCE};
 pub use extreme::{combined_cone, solve_by_rays, CG_GAP_TOLERANCE, ENUMERATION_LIMIT};
 pub use linear::solve_linear;
@@ -39,6 +45,8 @@ pub enum Method {
     ColumnGeneration,
     /// An optimal design (frequency MSE) over extreme rays, by column generation.
     OptimalDesign,
+    /// Column generation over outputs for a linear objective (Dantzig-Wolfe decomposition).
+    Decomposition,
     /// A local method (no global guarantee).
     Local,
 }
@@ -52,6 +60,7 @@ impl Method {
             Method::ExtremeRayLp => "extreme-ray LP",
             Method::ColumnGeneration => "column generation",
             Method::OptimalDesign => "optimal design",
+            Method::Decomposition => "decomposition",
             Method::Local => "local",
         }
     }
@@ -144,4 +153,6 @@ pub struct Outcome {
     pub notes: Vec<String>,
     /// The backend's own objective value for its point (single-program methods).
     pub solver_objective: Option<f64>,
+    /// The rounds of an iterative method (decomposition), for the report.
+    pub trace: Vec<RoundTrace>,
 }

@@ -1,7 +1,7 @@
 //! What every method needs while it runs: the backend, its options, the deadline, and where
 //! progress goes.
 
-use mechsynth_solvers::{LpBackend, SolveOptions};
+use mechsynth_solvers::{BackendKind, LpBackend, SolveOptions};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -66,4 +66,11 @@ impl<'a> Run<'a> {
             p(message);
         }
     }
+}
+
+/// The kind of `backend`, so that threads can make their own (backends are not `Sync`).
+pub(crate) fn backend_kind(backend: &dyn LpBackend) -> Option<BackendKind> {
+    [BackendKind::Clarabel, BackendKind::Highs]
+        .into_iter()
+        .find(|k| k.name() == backend.name())
 }
