@@ -9,7 +9,7 @@ use crate::privacy::{leakage_profile, PrivacyNotion};
 use crate::problem::Problem;
 use crate::report::{ExpectedCheck, GapReport, Report, SolverInfo, Timings};
 use crate::synthesis::{
-    decomposition_applies, solve_by_decomposition, solve_by_design, solve_by_rays, solve_linear, solve_locally, Outcome, ProgressSink, Run,
+    decomposition_is_faster, solve_by_decomposition, solve_by_design, solve_by_rays, solve_linear, solve_locally, Outcome, ProgressSink, Run,
     Status, ENUMERATION_LIMIT,
 };
 use mechsynth_solvers::{backend, BackendError, BackendKind, LpBackend};
@@ -264,7 +264,7 @@ fn formulate_and_solve(problem: &Problem, run: &Run) -> Result<(Outcome, Vec<Str
     let n = problem.domain.size();
     if let Some(coefficients) = problem.objective.linear_coefficients() {
         let all: Vec<&dyn PrivacyNotion> = problem.privacy.iter().map(|p| p.as_ref()).collect();
-        if n >= DECOMPOSITION_MIN_INPUTS && decomposition_applies(&all, n) {
+        if n >= DECOMPOSITION_MIN_INPUTS && decomposition_is_faster(&all) {
             if let Some(outcome) =
                 solve_by_decomposition(&all, coefficients, problem.objective.goal(), run)?
             {

@@ -61,6 +61,13 @@ pub fn decomposition_applies(privacy: &[&dyn PrivacyNotion], n: usize) -> bool {
         || super::combined_cone(privacy, n).is_some_and(|c| c.aux == 0 && c.coupling.is_empty())
 }
 
+/// Whether the decomposition is the faster method (measured: with closed-form pricing, i.e. a
+/// lone LDP constraint; with pricing LPs one LP over the channel is faster up to the sizes
+/// where either finishes).
+pub fn decomposition_is_faster(privacy: &[&dyn PrivacyNotion]) -> bool {
+    staircase_epsilon(privacy).is_some()
+}
+
 /// The epsilon of a lone LDP constraint (priced in closed form, without building its cone).
 fn staircase_epsilon(privacy: &[&dyn PrivacyNotion]) -> Option<f64> {
     match privacy {
