@@ -27,4 +27,4 @@ pub use error::ProblemError;
 pub use mechsynth_solvers::{BackendKind, LpStatus};
 pub use problem::{Problem, ProblemSpec};
 pub use report::Report;
-pub use solve::{solve, SolveError, SolveOptions};
+pub use solve::{solve, MethodChoice, SolveError, SolveOptions};

@@ -9,7 +9,7 @@ use crate::privacy::{leakage_profile, PrivacyNotion};
 use crate::problem::Problem;
 use crate::report::{ExpectedCheck, GapReport, Report, SolverInfo, Timings};
 use crate::synthesis::{
-    decomposition_is_faster, solve_by_decomposition, solve_by_design, solve_by_rays, solve_linear, solve_locally, Outcome, ProgressSink, Run,
+    decomposition_is_faster, solve_by_decomposition, solve_with_lazy_rows, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT, solve_by_design, solve_by_rays, solve_linear, solve_locally, Outcome, ProgressSink, Run,
     Status, ENUMERATION_LIMIT,
 };
 use mechsynth_solvers::{backend, BackendError, BackendKind, LpBackend};
@@ -52,9 +52,28 @@ impl Default for GapTolerance {
     }
 }
 
+/// Which method solves a linear objective.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MethodChoice {
+    /// The faster method for the problem: decomposition under a lone LDP constraint (24
+    /// inputs or more), one LP with ratio rows added as violated from 80 inputs on when the
+    /// notions are made of many ratio rows (d-privacy on grids), otherwise one LP.
+    #[default]
+    Auto,
+    /// One LP with every constraint.
+    Lp,
+    /// One LP with ratio rows added as violated.
+    LazyRows,
+    /// Decomposition over outputs (column generation).
+    Decomposition,
+}
+
 /// How to solve.
 #[derive(Clone)]
 pub struct SolveOptions {
+    /// The method for linear objectives (other objectives have one method each).
+    pub method: MethodChoice,
     /// The LP backend.
     pub backend: BackendKind,
     /// Options passed to the backend (its time limit is the whole solve's).
@@ -68,6 +87,7 @@ pub struct SolveOptions {
 impl std::fmt::Debug for SolveOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SolveOptions")
+            .field("method", &self.method)
             .field("backend", &self.backend)
             .field("backend_options", &self.backend_options)
             .field("gap", &self.gap)
@@ -79,6 +99,7 @@ impl std::fmt::Debug for SolveOptions {
 impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
+            method: MethodChoice::Auto,
             backend: BackendKind::Clarabel,
             backend_options: mechsynth_solvers::SolveOptions::default(),
             gap: GapTolerance::DEFAULT,
@@ -93,6 +114,9 @@ pub enum SolveError {
     /// The backend could not run.
     #[error(transparent)]
     Backend(#[from] BackendError),
+    /// The requested method does not apply to the problem.
+    #[error("the requested method does not apply: {0}")]
+    MethodNotApplicable(String),
     /// The solver's channel violates a request and no mixture repairs it.
     #[error("the solver's channel violates `{constraint}` (requested {requested}, achieved {achieved}) and mixing with a constant channel cannot repair it; no channel is emitted")]
     CertificationFailed {
@@ -123,7 +147,7 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
         options.backend_options.clone(),
         options.progress.clone(),
     );
-    let (mut outcome, encoding) = formulate_and_solve(problem, &run)?;
+    let (mut outcome, encoding) = formulate_and_solve(problem, options.method, &run)?;
     if outcome.rows.is_none() {
         // Ended without a point (time or iteration limit, numerical trouble, or a wrong
         // infeasibility verdict): the k-RR-like mixture is certified when it exists, and then
@@ -260,19 +284,57 @@ fn output_labels(inputs: &[String], outputs: usize) -> Vec<String> {
 }
 
 /// Pick the method for the objective and run it: the outcome and the encoding notes.
-fn formulate_and_solve(problem: &Problem, run: &Run) -> Result<(Outcome, Vec<String>), SolveError> {
+fn formulate_and_solve(
+    problem: &Problem,
+    method: MethodChoice,
+    run: &Run,
+) -> Result<(Outcome, Vec<String>), SolveError> {
     let n = problem.domain.size();
+    if method != MethodChoice::Auto && problem.objective.linear_coefficients().is_none() {
+        return Err(SolveError::MethodNotApplicable(format!(
+            "a method can be chosen only for linear objectives; {} has its own",
+            problem.objective.describe()
+        )));
+    }
     if let Some(coefficients) = problem.objective.linear_coefficients() {
         let all: Vec<&dyn PrivacyNotion> = problem.privacy.iter().map(|p| p.as_ref()).collect();
-        if n >= DECOMPOSITION_MIN_INPUTS && decomposition_is_faster(&all) {
-            if let Some(outcome) =
-                solve_by_decomposition(&all, coefficients, problem.objective.goal(), run)?
-            {
+        let goal = problem.objective.goal();
+        let decompose = match method {
+            MethodChoice::Decomposition => true,
+            MethodChoice::Auto => n >= DECOMPOSITION_MIN_INPUTS && decomposition_is_faster(&all),
+            _ => false,
+        };
+        if decompose {
+            if let Some(outcome) = solve_by_decomposition(&all, coefficients, goal, run)? {
                 let encoding = all
                     .iter()
                     .map(|p| format!("{}: column cone for pricing", p.key()))
                     .collect();
                 return Ok((outcome, encoding));
+            }
+            if method == MethodChoice::Decomposition {
+                return Err(SolveError::MethodNotApplicable(
+                    "decomposition needs polyhedral notions without coupling rows (not max-leakage or mutual-information)".into(),
+                ));
+            }
+        }
+        let lazy = match method {
+            MethodChoice::LazyRows => true,
+            MethodChoice::Auto => n >= LAZY_MIN_INPUTS,
+            _ => false,
+        };
+        if lazy {
+            if let Some(outcome) = solve_with_lazy_rows(&all, coefficients, goal, run)? {
+                let encoding = all
+                    .iter()
+                    .map(|p| format!("{}: ratio rows added as violated (see the method notes)", p.key()))
+                    .collect();
+                return Ok((outcome, encoding));
+            }
+            if method == MethodChoice::LazyRows {
+                return Err(SolveError::MethodNotApplicable(format!(
+                    "lazy rows need notions made only of ratio rows, more than {LAZY_ROWS_PER_INPUT} per input (d-privacy, context-ldp)"
+                )));
             }
         }
         return Ok(solve_linear(

@@ -11,6 +11,7 @@ mod design;
 mod design_bound;
 mod design_rays;
 mod extreme;
+mod lazy;
 mod linear;
 mod local;
 mod master;
@@ -23,6 +24,7 @@ pub use decompose::{
 };
 pub use design::{solve_by_design, DESIGN_GAP_TOLERANCE};
 pub use extreme::{combined_cone, solve_by_rays, CG_GAP_TOLERANCE, ENUMERATION_LIMIT};
+pub use lazy::{solve_with_lazy_rows, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT};
 pub use linear::solve_linear;
 pub use local::{solve_locally, LOCAL_RANDOM_STARTS};
 pub use pricing::{price_lip_box, price_staircase, Priced};

@@ -42,6 +42,7 @@ pub fn classify(error: anyhow::Error) -> Failure {
     } else if let Some(e) = error.downcast_ref::<SolveError>() {
         match e {
             SolveError::CertificationFailed { .. } => 5,
+            SolveError::MethodNotApplicable(_) => 2,
             SolveError::Backend(mechsynth_solvers::BackendError::Unavailable(_)) => 2,
             SolveError::Backend(mechsynth_solvers::BackendError::Unsupported { .. }) => 2,
             SolveError::Backend(_) => 1,

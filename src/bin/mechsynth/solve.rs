@@ -6,7 +6,7 @@ use crate::common::{
 use anyhow::{bail, Result};
 use mechsynth::solve::GapTolerance;
 use mechsynth::synthesis::Status;
-use mechsynth::{solve, LpStatus, Problem, ProblemSpec, SolveOptions};
+use mechsynth::{solve, LpStatus, MethodChoice, Problem, ProblemSpec, SolveOptions};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -22,6 +22,11 @@ pub struct SolveArgs {
     /// LP backend.
     #[arg(long, value_enum, default_value = "clarabel")]
     solver: Solver,
+    /// Method for linear objectives: `auto` picks decomposition under a lone LDP constraint
+    /// (24 inputs or more), lazily added ratio rows for d-privacy and context-ldp with many
+    /// pairs, one LP otherwise.
+    #[arg(long, value_enum, default_value = "auto")]
+    method: MethodArg,
     /// Write the result to FILE instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
@@ -38,6 +43,19 @@ pub struct SolveArgs {
     /// Also draw the channel as an SVG heatmap into FILE.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+}
+
+/// `--method`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum MethodArg {
+    /// The faster method for the problem.
+    Auto,
+    /// One LP with every constraint.
+    Lp,
+    /// One LP with ratio rows added as violated.
+    LazyRows,
+    /// Decomposition over outputs (column generation).
+    Decomposition,
 }
 
 /// Run `solve`; the exit code follows the status (see the crate README).
@@ -75,6 +93,12 @@ pub fn run(args: SolveArgs) -> Result<u8> {
         eprintln!("warning: {w}");
     }
     let mut options = SolveOptions {
+        method: match args.method {
+            MethodArg::Auto => MethodChoice::Auto,
+            MethodArg::Lp => MethodChoice::Lp,
+            MethodArg::LazyRows => MethodChoice::LazyRows,
+            MethodArg::Decomposition => MethodChoice::Decomposition,
+        },
         backend: backend_of(args.solver),
         gap: GapTolerance {
             relative: args.gap,
