@@ -203,15 +203,16 @@ impl Domain {
     }
 }
 
-/// Largest domain: the channel LP is dense, with n^2 entries.
-pub const MAX_DOMAIN_SIZE: usize = 1000;
+/// Largest domain: the channel has n^2 entries (200 MB at this size). Methods that build one
+/// program over the whole channel stop earlier ([`crate::solve::LP_MAX_INPUTS`]).
+pub const MAX_DOMAIN_SIZE: usize = 5000;
 
 fn check_size(key: &str, n: usize) -> Result<(), ProblemError> {
     if n > MAX_DOMAIN_SIZE {
         return Err(ProblemError::invalid(
             key,
             n,
-            format!("at most {MAX_DOMAIN_SIZE} symbols: the channel has n^2 entries, all of them LP variables"),
+            format!("at most {MAX_DOMAIN_SIZE} symbols: the channel has n^2 entries ({:.1} GB at this size)", (n as f64).powi(2) * 8.0 / 1e9),
         ));
     }
     Ok(())

@@ -37,6 +37,9 @@ const SMOOTHING: f64 = 0.5;
 /// Rounds before giving up (each adds up to one column per output).
 const MAX_ROUNDS: usize = 2000;
 
+/// A pricing pass: the Lagrangian bound and the columns found, by output.
+type PricedRound = (f64, Vec<(usize, Vec<f64>)>);
+
 /// One round of the decomposition, for the report's trace.
 #[derive(Debug, Clone, Serialize)]
 pub struct RoundTrace {
@@ -112,7 +115,9 @@ pub fn solve_by_decomposition(
     // The all-ones column makes the master feasible (the constant channel meets every notion);
     // one spike column per output (k-RR's columns under LDP) gives it something to choose.
     let mut columns: Vec<Column> = std::iter::once((0, vec![1.0; n]))
-        .chain((0..outputs).filter_map(|y| Some((y, spike_column(n, cone.as_ref(), staircase, y)?))))
+        .chain(
+            (0..outputs).filter_map(|y| Some((y, spike_column(n, cone.as_ref(), staircase, y)?))),
+        )
         .map(|(y, q)| Column {
             output: y,
             cost: cost_of(y, &q),
@@ -128,7 +133,7 @@ pub fn solve_by_decomposition(
     let mut converged = false;
     let active = std::sync::Mutex::new(active);
     // Price every output at `prices`: the Lagrangian bound (rounded down) and the columns.
-    let price_all = |prices: &[f64]| -> Result<(f64, Vec<(usize, Vec<f64>)>), BackendError> {
+    let price_all = |prices: &[f64]| -> Result<PricedRound, BackendError> {
         let options = run.backend_options();
         let mut rows = active.lock().unwrap_or_else(|e| e.into_inner());
         let priced: Vec<_> = (0..outputs)
@@ -162,9 +167,7 @@ pub fn solve_by_decomposition(
     };
     let mut best_prices: Option<Vec<f64>> = None;
     for round in 1..=MAX_ROUNDS {
-        let t0 = Instant::now();
         let master = solve_master(n, &columns, run.backend, &run.backend_options())?;
-        let t_master = t0.elapsed().as_secs_f64();
         iterations += master.solution.iterations;
         if master.weights.is_empty() {
             notes.push(format!(
@@ -201,9 +204,6 @@ pub fn solve_by_decomposition(
             if added > 0 {
                 break;
             }
-        }
-        if std::env::var("MECHSYNTH_DEBUG").is_ok() {
-            eprintln!("master {t_master:.3} s ({} it), pricing {:.3} s, rows {}", last.as_ref().unwrap().solution.iterations, t0.elapsed().as_secs_f64() - t_master, active.lock().unwrap().iter().map(Vec::len).sum::<usize>());
         }
         let gap = objective - best_bound;
         trace.push(RoundTrace {
@@ -255,7 +255,8 @@ pub fn solve_by_decomposition(
             columns.len(),
             match &pricer {
                 Pricer::Staircase { .. } => "closed-form staircase pricing".to_string(),
-                Pricer::Cone { lazy: true, .. } => "pricing LPs with ratio rows added as violated".to_string(),
+                Pricer::Cone { lazy: true, .. } =>
+                    "pricing LPs with ratio rows added as violated".to_string(),
                 Pricer::Cone { .. } => "pricing LPs over the column cone".to_string(),
             }
         ),

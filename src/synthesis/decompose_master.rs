@@ -56,7 +56,12 @@ pub(crate) fn solve_master(
     let mut rows: Vec<Vec<(usize, f64)>> = vec![vec![(base_total, 1.0)]; n];
     let mut base_row = vec![(base_total, -1.0)];
     for (column, &w) in columns.iter().zip(&weights) {
-        let base = column.q.iter().copied().fold(f64::INFINITY, f64::min).max(0.0);
+        let base = column
+            .q
+            .iter()
+            .copied()
+            .fold(f64::INFINITY, f64::min)
+            .max(0.0);
         if base > 0.0 {
             base_row.push((w, base));
         }

@@ -15,8 +15,8 @@
 //!   rigorous dual bound is a valid lower bound on the minimum over the full cone.
 
 use crate::rays::{ColumnCone, ConeRow};
-use mechsynth_solvers::{rigorous_lower_bound, BackendError, LinearProgram, LpBackend, Sense};
 use mechsynth_solvers::SolveOptions;
+use mechsynth_solvers::{rigorous_lower_bound, BackendError, LinearProgram, LpBackend, Sense};
 
 /// Ratio rows per input in the first relaxation of a lazy pricing LP.
 const INITIAL_ROWS_PER_INPUT: usize = 8;
@@ -202,10 +202,7 @@ fn add_violated(ratios: &[RatioRow], q: &[f64], active: &mut Vec<usize>) -> usiz
 /// `gamma_{2n+2} sum_x |d_x|` (Higham, Sec. 3.1), which is subtracted.
 fn staircase(d: &[f64], epsilon: f64) -> Priced {
     let low = (-epsilon).exp();
-    let q: Vec<f64> = d
-        .iter()
-        .map(|&v| if v < 0.0 { 1.0 } else { low })
-        .collect();
+    let q: Vec<f64> = d.iter().map(|&v| if v < 0.0 { 1.0 } else { low }).collect();
     let value: f64 = d.iter().zip(&q).map(|(a, b)| a * b).sum();
     let magnitude: f64 = d.iter().map(|v| v.abs()).sum();
     let k = 2 * d.len() + 8;

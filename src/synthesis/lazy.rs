@@ -113,7 +113,10 @@ pub fn solve_with_lazy_rows(
         let s = run.backend.solve(lp.program(), &run.backend_options())?;
         iterations += s.iterations;
         if !s.status.has_point() {
-            notes.push(format!("round {round}: the LP ended without a point ({})", s.status));
+            notes.push(format!(
+                "round {round}: the LP ended without a point ({})",
+                s.status
+            ));
             status = Status::Solver(s.status);
             break;
         }
@@ -148,7 +151,7 @@ pub fn solve_with_lazy_rows(
         status,
         iterations,
         rows: rows_out,
-        bound: best_bound.is_finite().then(|| sign * best_bound * scale),
+        bound: best_bound.is_finite().then_some(sign * best_bound * scale),
         notes,
         solver_objective,
         trace: Vec::new(),

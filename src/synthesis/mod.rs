@@ -20,7 +20,8 @@ mod run;
 mod support;
 
 pub use decompose::{
-    decomposition_applies, decomposition_is_faster, solve_by_decomposition, RoundTrace, DECOMPOSITION_GAP_TOLERANCE,
+    decomposition_applies, decomposition_is_faster, solve_by_decomposition, RoundTrace,
+    DECOMPOSITION_GAP_TOLERANCE,
 };
 pub use design::{solve_by_design, DESIGN_GAP_TOLERANCE};
 pub use extreme::{combined_cone, solve_by_rays, CG_GAP_TOLERANCE, ENUMERATION_LIMIT};

@@ -43,6 +43,7 @@ pub fn classify(error: anyhow::Error) -> Failure {
         match e {
             SolveError::CertificationFailed { .. } => 5,
             SolveError::MethodNotApplicable(_) => 2,
+            SolveError::TooLarge(_) => 2,
             SolveError::Backend(mechsynth_solvers::BackendError::Unavailable(_)) => 2,
             SolveError::Backend(mechsynth_solvers::BackendError::Unsupported { .. }) => 2,
             SolveError::Backend(_) => 1,

@@ -1,17 +1,20 @@
 //! The synthesis pipeline: formulate, solve, clean, certify (tie, check, repair), bound, report.
+//!
+//! `dispatch` picks the method for the problem, `certification` turns the method's point into
+//! a certified channel; this module runs them and assembles the report.
 
-use crate::certify::{
-    average_groups, check_all, repair_by_mixing, tie_groups, Certificate, Repair,
-};
+mod certification;
+mod dispatch;
+
+use certification::certify;
+use dispatch::{formulate_and_solve, krr_like};
+
 use crate::channel::Channel;
-use crate::objective::{objective_profile_for, Goal};
-use crate::privacy::{leakage_profile, PrivacyNotion};
+use crate::objective::objective_profile_for;
+use crate::privacy::leakage_profile;
 use crate::problem::Problem;
 use crate::report::{ExpectedCheck, GapReport, Report, SolverInfo, Timings};
-use crate::synthesis::{
-    decomposition_is_faster, solve_by_decomposition, solve_with_lazy_rows, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT, solve_by_design, solve_by_rays, solve_linear, solve_locally, Outcome, ProgressSink, Run,
-    Status, ENUMERATION_LIMIT,
-};
+use crate::synthesis::{Outcome, ProgressSink, Run, Status};
 use mechsynth_solvers::{backend, BackendError, BackendKind, LpBackend};
 use serde::Serialize;
 use std::time::Instant;
@@ -19,6 +22,11 @@ use std::time::Instant;
 /// Linear objectives over at least this many inputs are solved by decomposition over outputs
 /// when it applies (below, one LP is faster).
 pub const DECOMPOSITION_MIN_INPUTS: usize = 24;
+
+/// Largest domain for the methods that build one program over the whole channel (every method
+/// but the decomposition under a lone LDP constraint): n^2 variables and, measured, about 2.8
+/// KB of solver memory per variable.
+pub const LP_MAX_INPUTS: usize = 1000;
 
 /// Default accepted difference between an `[expected]` optimum and the solved objective.
 pub const DEFAULT_EXPECTED_TOLERANCE: f64 = 1e-6;
@@ -114,6 +122,9 @@ pub enum SolveError {
     /// The backend could not run.
     #[error(transparent)]
     Backend(#[from] BackendError),
+    /// The problem is too large for the method that would solve it.
+    #[error("too large: {0}")]
+    TooLarge(String),
     /// The requested method does not apply to the problem.
     #[error("the requested method does not apply: {0}")]
     MethodNotApplicable(String),
@@ -281,242 +292,4 @@ fn output_labels(inputs: &[String], outputs: usize) -> Vec<String> {
     } else {
         (0..outputs).map(|y| format!("y{y}")).collect()
     }
-}
-
-/// Pick the method for the objective and run it: the outcome and the encoding notes.
-fn formulate_and_solve(
-    problem: &Problem,
-    method: MethodChoice,
-    run: &Run,
-) -> Result<(Outcome, Vec<String>), SolveError> {
-    let n = problem.domain.size();
-    if method != MethodChoice::Auto && problem.objective.linear_coefficients().is_none() {
-        return Err(SolveError::MethodNotApplicable(format!(
-            "a method can be chosen only for linear objectives; {} has its own",
-            problem.objective.describe()
-        )));
-    }
-    if let Some(coefficients) = problem.objective.linear_coefficients() {
-        let all: Vec<&dyn PrivacyNotion> = problem.privacy.iter().map(|p| p.as_ref()).collect();
-        let goal = problem.objective.goal();
-        let decompose = match method {
-            MethodChoice::Decomposition => true,
-            MethodChoice::Auto => n >= DECOMPOSITION_MIN_INPUTS && decomposition_is_faster(&all),
-            _ => false,
-        };
-        if decompose {
-            if let Some(outcome) = solve_by_decomposition(&all, coefficients, goal, run)? {
-                let encoding = all
-                    .iter()
-                    .map(|p| format!("{}: column cone for pricing", p.key()))
-                    .collect();
-                return Ok((outcome, encoding));
-            }
-            if method == MethodChoice::Decomposition {
-                return Err(SolveError::MethodNotApplicable(
-                    "decomposition needs polyhedral notions without coupling rows (not max-leakage or mutual-information)".into(),
-                ));
-            }
-        }
-        let lazy = match method {
-            MethodChoice::LazyRows => true,
-            MethodChoice::Auto => n >= LAZY_MIN_INPUTS,
-            _ => false,
-        };
-        if lazy {
-            if let Some(outcome) = solve_with_lazy_rows(&all, coefficients, goal, run)? {
-                let encoding = all
-                    .iter()
-                    .map(|p| format!("{}: ratio rows added as violated (see the method notes)", p.key()))
-                    .collect();
-                return Ok((outcome, encoding));
-            }
-            if method == MethodChoice::LazyRows {
-                return Err(SolveError::MethodNotApplicable(format!(
-                    "lazy rows need notions made only of ratio rows, more than {LAZY_ROWS_PER_INPUT} per input (d-privacy, context-ldp)"
-                )));
-            }
-        }
-        return Ok(solve_linear(
-            &problem.privacy,
-            coefficients,
-            problem.objective.goal(),
-            run,
-        )?);
-    }
-    let local = || {
-        solve_locally(
-            &problem.privacy,
-            problem.objective.as_ref(),
-            problem.domain.prior(),
-            local_seeds(problem),
-            run,
-        )
-    };
-    let describe = || {
-        problem
-            .privacy
-            .iter()
-            .map(|p| p.key().to_string())
-            .collect::<Vec<_>>()
-    };
-    if let Some(design) = problem.objective.frequency_design() {
-        let all: Vec<&dyn PrivacyNotion> = problem.privacy.iter().map(|p| p.as_ref()).collect();
-        if let Some(outcome) = solve_by_design(&all, design, n, run) {
-            return Ok((outcome, describe()));
-        }
-        let mut outcome = local()?;
-        outcome.notes.push(format!(
-            "the constraints have no column cone (mutual-information privacy), or its extreme rays could not be listed (more than {ENUMERATION_LIMIT}, or double description did not finish within its share of the time limit); the result is a local optimum"
-        ));
-        return Ok((with_krr_note(problem, outcome), describe()));
-    }
-    let Some(f) = problem.objective.column_convex() else {
-        let outcome = with_krr_note(problem, local()?);
-        return Ok((outcome, describe()));
-    };
-    let all: Vec<&dyn PrivacyNotion> = problem.privacy.iter().map(|p| p.as_ref()).collect();
-    let (rest, mi): (Vec<_>, Vec<_>) = all.iter().partition(|p| p.column_cone(n).is_some());
-    if mi.is_empty() {
-        if let Some(outcome) = solve_by_rays(&all, f, n, run)? {
-            return Ok((outcome, describe()));
-        }
-        let mut outcome = local()?;
-        outcome.notes.push(format!(
-            "the column cone's extreme rays could not be listed (more than {ENUMERATION_LIMIT}, or double description did not finish within its share of the time limit) and exact pricing exists only for mmse-sum under a single ldp or lip constraint; the result is a local optimum"
-        ));
-        return Ok((with_krr_note(problem, outcome), describe()));
-    }
-    // Mutual-information privacy couples the columns: a local optimum, and the optimum without
-    // it as a bound.
-    let mut outcome = local()?;
-    if let Some(relaxed) = solve_by_rays(&rest, f, n, run)? {
-        if relaxed.bound.is_some() {
-            outcome.bound = relaxed.bound;
-            outcome.notes.push(
-                "bound: the global optimum without the mutual-information constraint (extreme-ray LP)".into(),
-            );
-        }
-    }
-    Ok((with_krr_note(problem, outcome), describe()))
-}
-
-/// The k-RR-like start: the identity mixed with the uniform channel at the smallest weight
-/// that certifies under the problem's constraints (k-RR itself under LDP).
-fn krr_like(problem: &Problem) -> Option<(f64, Channel)> {
-    let n = problem.domain.size();
-    let identity = Channel::from_rows_internal(
-        (0..n)
-            .map(|x| (0..n).map(|y| f64::from(u8::from(x == y))).collect())
-            .collect(),
-    );
-    repair_by_mixing(&problem.privacy, &identity, &vec![1.0 / n as f64; n])
-}
-
-/// Known mechanisms that meet the constraints, as starts for the local method.
-fn local_seeds(problem: &Problem) -> Vec<(String, Channel)> {
-    krr_like(problem)
-        .map(|(t, c)| (format!("k-RR-like mixture (uniform weight {t:.3e})"), c))
-        .into_iter()
-        .collect()
-}
-
-/// Say how the local result compares with the k-RR-like mechanism.
-fn with_krr_note(problem: &Problem, mut outcome: Outcome) -> Outcome {
-    let (Some((_, krr)), Some(rows)) = (krr_like(problem), &outcome.rows) else {
-        return outcome;
-    };
-    let objective = problem.objective.as_ref();
-    let (base, found) = (
-        objective.evaluate(&krr),
-        objective.evaluate(&Channel::from_solver_point(rows.clone()).0),
-    );
-    if base.is_finite() && found.is_finite() && base != 0.0 {
-        let better = match objective.goal() {
-            Goal::Minimize => (base - found) / base.abs(),
-            Goal::Maximize => (found - base) / base.abs(),
-        };
-        let verdict = if better.abs() < 1e-9 {
-            "the same".to_string()
-        } else {
-            format!("{:.4}% better", 100.0 * better)
-        };
-        outcome.notes.push(format!(
-            "compared with the k-RR-like mechanism (objective {base:.6e}): {verdict}"
-        ));
-    }
-    outcome
-}
-
-/// Tie the rows the constraints force equal, check every requested bound on `channel`, and
-/// repair by mixing with a constant row when one is still exceeded; fail when no mixture
-/// certifies.
-fn certify(
-    problem: &Problem,
-    channel: Channel,
-    correction: f64,
-) -> Result<(Channel, Certificate), SolveError> {
-    let groups = tie_groups(problem.privacy.iter().map(|p| p.as_ref()), channel.inputs());
-    let channel = if groups.is_empty() {
-        channel
-    } else {
-        average_groups(&channel, &groups, problem.domain.prior())
-    };
-    let checks = check_all(&problem.privacy, &channel);
-    if checks.iter().all(|c| c.holds()) {
-        let certificate = Certificate {
-            checks,
-            all_hold: true,
-            cleanup_correction: correction,
-            tied_rows: groups,
-            repair: None,
-        };
-        return Ok((channel, certificate));
-    }
-    // Candidate constant rows: the output distribution (keeps unused outputs unused) and the
-    // uniform distribution (cheapest when a near-empty column carries the violation); the one
-    // whose certified mixture costs the least objective wins.
-    let m = channel.outputs();
-    let targets = [
-        channel.output_marginal(problem.domain.prior()),
-        vec![1.0 / m as f64; m],
-    ];
-    let sign = match problem.objective.goal() {
-        Goal::Minimize => 1.0,
-        Goal::Maximize => -1.0,
-    };
-    let best = targets
-        .iter()
-        .filter_map(|t| repair_by_mixing(&problem.privacy, &channel, t))
-        .min_by(|a, b| {
-            let cost = |c: &Channel| sign * problem.objective.evaluate(c);
-            cost(&a.1).total_cmp(&cost(&b.1))
-        });
-    let Some((weight, repaired)) = best else {
-        let worst = checks
-            .into_iter()
-            .find(|c| !c.holds())
-            .expect("some check fails");
-        return Err(SolveError::CertificationFailed {
-            constraint: worst.constraint,
-            requested: worst.requested,
-            achieved: worst.achieved,
-        });
-    };
-    let repair = Repair {
-        weight,
-        objective_before: problem.objective.evaluate(&channel),
-        objective_after: problem.objective.evaluate(&repaired),
-    };
-    let checks = check_all(&problem.privacy, &repaired);
-    let all_hold = checks.iter().all(|c| c.holds());
-    debug_assert!(all_hold, "repair_by_mixing returns a certified channel");
-    let certificate = Certificate {
-        checks,
-        all_hold,
-        cleanup_correction: correction,
-        tied_rows: groups,
-        repair: Some(repair),
-    };
-    Ok((repaired, certificate))
 }

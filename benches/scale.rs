@@ -1,0 +1,76 @@
+//! Large linear problems: each method beside the naive formulation (one LP with every
+//! constraint) on the same problem and backend, so the README can quote ratios.
+//!
+//! Run with `cargo bench --bench scale`; numbers are quoted in the README. Peak memory is
+//! measured separately with `/usr/bin/time -v mechsynth solve` (criterion does not report it).
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use mechsynth::{solve, MethodChoice, Problem, ProblemSpec, SolveOptions};
+use std::path::Path;
+
+fn problem(text: &str) -> Problem {
+    Problem::from_spec(ProblemSpec::from_toml(text, Path::new("bench.toml")).unwrap()).unwrap()
+}
+
+fn ldp_hamming(n: usize) -> Problem {
+    problem(&format!(
+        "[domain]\nsize = {n}\n[[privacy]]\nnotion = \"ldp\"\nepsilon = 1.0\n[objective]\nkind = \"expected-loss\"\nloss = \"hamming\"\n"
+    ))
+}
+
+fn geo_distance(side: usize) -> Problem {
+    problem(&format!(
+        "[domain]\ngrid = {{ rows = {side}, cols = {side} }}\n[[privacy]]\nnotion = \"d-privacy\"\nmetric = \"euclidean\"\nepsilon = 0.5\n[objective]\nkind = \"expected-loss\"\nloss = \"absolute\"\n"
+    ))
+}
+
+fn with(method: MethodChoice) -> SolveOptions {
+    SolveOptions {
+        method,
+        ..SolveOptions::default()
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("scale");
+    group.sample_size(10);
+    for n in [100, 300] {
+        let p = ldp_hamming(n);
+        for (name, method) in [
+            ("decomposition", MethodChoice::Decomposition),
+            ("one-lp", MethodChoice::Lp),
+        ] {
+            let options = with(method);
+            group.bench_with_input(
+                BenchmarkId::new(format!("ldp-hamming/{name}"), n),
+                &p,
+                |b, p| b.iter(|| solve(p, &options).unwrap()),
+            );
+        }
+    }
+    let p = ldp_hamming(1000);
+    let options = with(MethodChoice::Decomposition);
+    group.bench_with_input(
+        BenchmarkId::new("ldp-hamming/decomposition", 1000),
+        &p,
+        |b, p| b.iter(|| solve(p, &options).unwrap()),
+    );
+    for side in [8] {
+        let p = geo_distance(side);
+        for (name, method) in [
+            ("lazy-rows", MethodChoice::LazyRows),
+            ("one-lp", MethodChoice::Lp),
+        ] {
+            let options = with(method);
+            group.bench_with_input(
+                BenchmarkId::new(format!("geo-euclidean/{name}"), side * side),
+                &p,
+                |b, p| b.iter(|| solve(p, &options).unwrap()),
+            );
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,191 @@
+//! Which method solves a problem: by the objective's structure, the notions and the size.
+
+use super::{MethodChoice, SolveError, DECOMPOSITION_MIN_INPUTS, LP_MAX_INPUTS};
+use crate::certify::repair_by_mixing;
+use crate::channel::Channel;
+use crate::objective::Goal;
+use crate::privacy::PrivacyNotion;
+use crate::problem::Problem;
+use crate::synthesis::{
+    decomposition_is_faster, solve_by_decomposition, solve_by_design, solve_by_rays, solve_linear,
+    solve_locally, solve_with_lazy_rows, Outcome, Run, ENUMERATION_LIMIT, LAZY_MIN_INPUTS,
+    LAZY_ROWS_PER_INPUT,
+};
+
+/// Pick the method for the objective and run it: the outcome and the encoding notes.
+pub(super) fn formulate_and_solve(
+    problem: &Problem,
+    method: MethodChoice,
+    run: &Run,
+) -> Result<(Outcome, Vec<String>), SolveError> {
+    let n = problem.domain.size();
+    let all: Vec<&dyn PrivacyNotion> = problem.privacy.iter().map(|p| p.as_ref()).collect();
+    let decomposable = problem.objective.linear_coefficients().is_some()
+        && matches!(method, MethodChoice::Auto | MethodChoice::Decomposition)
+        && decomposition_is_faster(&all);
+    if n > LP_MAX_INPUTS && !decomposable {
+        return Err(SolveError::TooLarge(format!(
+            "{n} symbols: this problem is solved by one program over the channel's {} entries (about {:.0} GB of solver memory); at most {LP_MAX_INPUTS} symbols, except a linear objective under a lone ldp constraint (decomposition)",
+            n * n,
+            (n as f64).powi(2) * 2.8e3 / 1e9
+        )));
+    }
+    if method != MethodChoice::Auto && problem.objective.linear_coefficients().is_none() {
+        return Err(SolveError::MethodNotApplicable(format!(
+            "a method can be chosen only for linear objectives; {} has its own",
+            problem.objective.describe()
+        )));
+    }
+    if let Some(coefficients) = problem.objective.linear_coefficients() {
+        let goal = problem.objective.goal();
+        let decompose = match method {
+            MethodChoice::Decomposition => true,
+            MethodChoice::Auto => n >= DECOMPOSITION_MIN_INPUTS && decomposition_is_faster(&all),
+            _ => false,
+        };
+        if decompose {
+            if let Some(outcome) = solve_by_decomposition(&all, coefficients, goal, run)? {
+                let encoding = all
+                    .iter()
+                    .map(|p| format!("{}: column cone for pricing", p.key()))
+                    .collect();
+                return Ok((outcome, encoding));
+            }
+            if method == MethodChoice::Decomposition {
+                return Err(SolveError::MethodNotApplicable(
+                    "decomposition needs polyhedral notions without coupling rows (not max-leakage or mutual-information)".into(),
+                ));
+            }
+        }
+        let lazy = match method {
+            MethodChoice::LazyRows => true,
+            MethodChoice::Auto => n >= LAZY_MIN_INPUTS,
+            _ => false,
+        };
+        if lazy {
+            if let Some(outcome) = solve_with_lazy_rows(&all, coefficients, goal, run)? {
+                let encoding = all
+                    .iter()
+                    .map(|p| {
+                        format!(
+                            "{}: ratio rows added as violated (see the method notes)",
+                            p.key()
+                        )
+                    })
+                    .collect();
+                return Ok((outcome, encoding));
+            }
+            if method == MethodChoice::LazyRows {
+                return Err(SolveError::MethodNotApplicable(format!(
+                    "lazy rows need notions made only of ratio rows, more than {LAZY_ROWS_PER_INPUT} per input (d-privacy, context-ldp)"
+                )));
+            }
+        }
+        return Ok(solve_linear(
+            &problem.privacy,
+            coefficients,
+            problem.objective.goal(),
+            run,
+        )?);
+    }
+    let local = || {
+        solve_locally(
+            &problem.privacy,
+            problem.objective.as_ref(),
+            problem.domain.prior(),
+            local_seeds(problem),
+            run,
+        )
+    };
+    let describe = || {
+        problem
+            .privacy
+            .iter()
+            .map(|p| p.key().to_string())
+            .collect::<Vec<_>>()
+    };
+    if let Some(design) = problem.objective.frequency_design() {
+        if let Some(outcome) = solve_by_design(&all, design, n, run) {
+            return Ok((outcome, describe()));
+        }
+        let mut outcome = local()?;
+        outcome.notes.push(format!(
+            "the constraints have no column cone (mutual-information privacy), or its extreme rays could not be listed (more than {ENUMERATION_LIMIT}, or double description did not finish within its share of the time limit); the result is a local optimum"
+        ));
+        return Ok((with_krr_note(problem, outcome), describe()));
+    }
+    let Some(f) = problem.objective.column_convex() else {
+        let outcome = with_krr_note(problem, local()?);
+        return Ok((outcome, describe()));
+    };
+    let (rest, mi): (Vec<_>, Vec<_>) = all.iter().partition(|p| p.column_cone(n).is_some());
+    if mi.is_empty() {
+        if let Some(outcome) = solve_by_rays(&all, f, n, run)? {
+            return Ok((outcome, describe()));
+        }
+        let mut outcome = local()?;
+        outcome.notes.push(format!(
+            "the column cone's extreme rays could not be listed (more than {ENUMERATION_LIMIT}, or double description did not finish within its share of the time limit) and exact pricing exists only for mmse-sum under a single ldp or lip constraint; the result is a local optimum"
+        ));
+        return Ok((with_krr_note(problem, outcome), describe()));
+    }
+    // Mutual-information privacy couples the columns: a local optimum, and the optimum without
+    // it as a bound.
+    let mut outcome = local()?;
+    if let Some(relaxed) = solve_by_rays(&rest, f, n, run)? {
+        if relaxed.bound.is_some() {
+            outcome.bound = relaxed.bound;
+            outcome.notes.push(
+                "bound: the global optimum without the mutual-information constraint (extreme-ray LP)".into(),
+            );
+        }
+    }
+    Ok((with_krr_note(problem, outcome), describe()))
+}
+
+/// The k-RR-like start: the identity mixed with the uniform channel at the smallest weight
+/// that certifies under the problem's constraints (k-RR itself under LDP).
+pub(super) fn krr_like(problem: &Problem) -> Option<(f64, Channel)> {
+    let n = problem.domain.size();
+    let identity = Channel::from_rows_internal(
+        (0..n)
+            .map(|x| (0..n).map(|y| f64::from(u8::from(x == y))).collect())
+            .collect(),
+    );
+    repair_by_mixing(&problem.privacy, &identity, &vec![1.0 / n as f64; n])
+}
+
+/// Known mechanisms that meet the constraints, as starts for the local method.
+fn local_seeds(problem: &Problem) -> Vec<(String, Channel)> {
+    krr_like(problem)
+        .map(|(t, c)| (format!("k-RR-like mixture (uniform weight {t:.3e})"), c))
+        .into_iter()
+        .collect()
+}
+
+/// Say how the local result compares with the k-RR-like mechanism.
+fn with_krr_note(problem: &Problem, mut outcome: Outcome) -> Outcome {
+    let (Some((_, krr)), Some(rows)) = (krr_like(problem), &outcome.rows) else {
+        return outcome;
+    };
+    let objective = problem.objective.as_ref();
+    let (base, found) = (
+        objective.evaluate(&krr),
+        objective.evaluate(&Channel::from_solver_point(rows.clone()).0),
+    );
+    if base.is_finite() && found.is_finite() && base != 0.0 {
+        let better = match objective.goal() {
+            Goal::Minimize => (base - found) / base.abs(),
+            Goal::Maximize => (found - base) / base.abs(),
+        };
+        let verdict = if better.abs() < 1e-9 {
+            "the same".to_string()
+        } else {
+            format!("{:.4}% better", 100.0 * better)
+        };
+        outcome.notes.push(format!(
+            "compared with the k-RR-like mechanism (objective {base:.6e}): {verdict}"
+        ));
+    }
+    outcome
+}
