@@ -9,6 +9,7 @@ pub mod curve;
 pub mod domain;
 pub mod error;
 mod float_serde;
+pub mod geo;
 pub mod formulation;
 pub mod numeric;
 pub mod objective;
