@@ -84,7 +84,13 @@ pub fn run(args: SolveArgs) -> Result<u8> {
         ..SolveOptions::default()
     };
     options.backend_options.time_limit_seconds = args.time_limit;
-    let report = solve(&problem, &options)?;
+    let mut report = solve(&problem, &options)?;
+    if mechsynth::geo::uses_spanner(&problem) && report.channel.is_some() {
+        eprintln!("bounding the exact problem: solving the relaxation with the spanner's edges at eps");
+        if let Some(bracket) = mechsynth::geo::exact_bracket(&problem, &report, &options)? {
+            report.method_notes.push(bracket.note());
+        }
+    }
     let text = match args.format {
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
         Format::Table => report.to_table(),
