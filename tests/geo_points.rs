@@ -145,10 +145,15 @@ fn the_binary_exits_2_on_a_bad_points_file() {
 fn explicit_problem(labels: &[&str], coords: &[[f64; 2]], eps: f64) -> String {
     let m: Vec<String> = coords
         .iter()
-        .map(|a| {
+        .enumerate()
+        .map(|(i, a)| {
             let row: Vec<String> = coords
                 .iter()
-                .map(|b| format!("{:e}", law_of_cosines_km(a[0], a[1], b[0], b[1])))
+                .enumerate()
+                .map(|(j, b)| match i == j {
+                    true => "0.0".to_string(),
+                    false => format!("{:e}", law_of_cosines_km(a[0], a[1], b[0], b[1])),
+                })
                 .collect();
             format!("[{}]", row.join(", "))
         })
