@@ -1,7 +1,7 @@
 //! Location privacy: point sets read from CSV files of coordinates, great-circle distances,
 //! and greedy t-spanners for the approximate d-privacy encoding of Bordenabe, Chatzikokolakis
 //! and Palamidessi, "Optimal Geo-Indistinguishable Mechanisms for Location Privacy", ACM CCS
-//! 2014 (Section 5).
+//! 2014.
 
 pub mod bracket;
 pub mod points;

@@ -1,5 +1,5 @@
 //! Greedy t-spanners (Althofer, Das, Dobkin, Joseph, Soares, "On sparse spanners of weighted
-//! graphs", Discrete Comput. Geom. 9, 1993), used by Bordenabe et al. (CCS 2014, Section 5) to
+//! graphs", Discrete Comput. Geom. 9, 1993), used by Bordenabe et al. (CCS 2014) to
 //! encode d-privacy approximately: a graph G over the points is a t-spanner when its
 //! shortest-path distance satisfies `d_G(x, x') <= t d(x, x')` for every pair.
 

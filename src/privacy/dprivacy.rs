@@ -142,8 +142,8 @@ pub struct DPrivacy {
     pub spanner: Option<SpannerEncoding>,
 }
 
-/// The approximate encoding of Bordenabe, Chatzikokolakis and Palamidessi (CCS 2014, Section
-/// 5): with G a t-spanner of d, only G's edges are encoded, at `eps / t`:
+/// The approximate encoding of Bordenabe, Chatzikokolakis and Palamidessi, "Optimal
+/// Geo-Indistinguishable Mechanisms for Location Privacy" (ACM CCS 2014): with G a t-spanner of d, only G's edges are encoded, at `eps / t`:
 /// `Q[a][y] <= e^{(eps/t) d(a,b)} Q[b][y]`. Along a shortest path of G these compose to
 /// `Q[x][y] <= e^{(eps/t) d_G(x,x')} Q[x'][y] <= e^{eps d(x,x')} Q[x'][y]` since
 /// `d_G <= t d`, so every channel the encoding allows is eps-d-private: a restriction of the
