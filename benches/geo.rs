@@ -11,13 +11,20 @@ use mechsynth::{solve, Problem, ProblemSpec, SolveOptions};
 use std::path::Path;
 
 fn grid(side: usize, spanner: Option<f64>) -> Problem {
-    let approx = spanner.map_or(String::new(), |t| format!("approximate = {{ spanner = {t} }}\n"));
+    let approx = spanner.map_or(String::new(), |t| {
+        format!("approximate = {{ spanner = {t} }}\n")
+    });
     let text = format!("[domain]\ngrid = {{ rows = {side}, cols = {side} }}\n[[privacy]]\nnotion = \"d-privacy\"\nmetric = \"euclidean\"\nepsilon = 0.5\n{approx}[objective]\nkind = \"expected-loss\"\nloss = \"absolute\"\n");
     Problem::from_spec(ProblemSpec::from_toml(&text, Path::new("bench.toml")).unwrap()).unwrap()
 }
 
 fn problem_file(name: &str) -> Problem {
-    Problem::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("problems").join(name)).unwrap()
+    Problem::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("problems")
+            .join(name),
+    )
+    .unwrap()
 }
 
 fn privacy_rows(problem: &Problem) -> usize {
@@ -40,7 +47,10 @@ fn bench(c: &mut Criterion) {
         ("grid-8x8-exact", grid(8, None)),
         ("grid-8x8-spanner-1.5", grid(8, Some(1.5))),
         ("paris-34-exact", problem_file("paris-landmarks.toml")),
-        ("paris-34-spanner-1.2", problem_file("paris-landmarks-spanner.toml")),
+        (
+            "paris-34-spanner-1.2",
+            problem_file("paris-landmarks-spanner.toml"),
+        ),
     ];
     for (name, p) in &cases {
         let report = solve(p, &options).unwrap();

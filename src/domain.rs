@@ -1,8 +1,8 @@
 //! The finite input domain: symbols, optional numeric positions, and the prior.
 
 use crate::error::{show_list, show_number, ProblemError};
-use crate::numeric::{PRIOR_SUM_TOLERANCE, RENORMALIZE_NOTE_THRESHOLD};
 use crate::geo::Geometry;
+use crate::numeric::{PRIOR_SUM_TOLERANCE, RENORMALIZE_NOTE_THRESHOLD};
 use serde::Serialize;
 
 /// Where the symbols sit, which decides the distances available to metrics and losses.

@@ -62,7 +62,8 @@ impl DomainSpec {
         .collect();
         if given.len() != 1 {
             let reason = if given.is_empty() {
-                "give exactly one of `size`, `labels`, `values`, `line`, `grid`, `points`".to_string()
+                "give exactly one of `size`, `labels`, `values`, `line`, `grid`, `points`"
+                    .to_string()
             } else {
                 format!(
                     "give exactly one of `size`, `labels`, `values`, `line`, `grid`, `points`; found {}",

@@ -65,9 +65,15 @@ const LONLAT: &str =
 fn haversine_matches_known_pairs_and_an_independent_formula() {
     let (paris, london) = ([2.3522, 48.8566], [-0.1278, 51.5074]);
     let d = haversine_km(paris, london);
-    assert!((d - PARIS_LONDON_KM).abs() <= QUOTED_DISTANCE_TOLERANCE_KM, "{d}");
+    assert!(
+        (d - PARIS_LONDON_KM).abs() <= QUOTED_DISTANCE_TOLERANCE_KM,
+        "{d}"
+    );
     let cosines = law_of_cosines_km(paris[0], paris[1], london[0], london[1]);
-    assert!((d - cosines).abs() <= FORMULA_AGREEMENT_KM, "{d} vs {cosines}");
+    assert!(
+        (d - cosines).abs() <= FORMULA_AGREEMENT_KM,
+        "{d} vs {cosines}"
+    );
     // A quarter meridian is pi R / 2; half the equator is pi R.
     let quarter = haversine_km([10.0, 0.0], [10.0, 90.0]);
     assert!((quarter - std::f64::consts::FRAC_PI_2 * R).abs() <= FORMULA_AGREEMENT_KM);
@@ -105,15 +111,60 @@ fn bad_points_files_name_the_key_the_line_and_the_value() {
     let dir = TempDir::new("errors");
     let good = "name,lon,lat,count\nA,2.0,48.0,1\nB,2.1,48.1,2\n";
     let cases: Vec<(&str, String, &str, Vec<&str>)> = vec![
-        (good, LONLAT.replace("places.csv", "missing.csv"), "", vec!["domain.points.file", "missing.csv"]),
-        (good, LONLAT.replace("\"lat\"", "\"latitude\""), "", vec!["domain.points.y", "latitude", "lon, lat"]),
-        ("name,lon,lat\nA,2.0,48.0\nB,east,48.1\n", LONLAT.into(), "", vec!["line 3", "\"lon\"", "east", "not a number"]),
-        ("name,lon,lat\nA,2.0,48.0\nA,2.1,48.1\n", LONLAT.into(), "", vec!["domain.points.label", "\"A\"", "lines 2 and 3"]),
-        ("name,lon,lat\nA,2.0,48.0\n", LONLAT.into(), "", vec!["domain.points.file", "at least 2 points"]),
-        ("name,lon,lat\nA,2.0,48.0\nB,2.1,91.0\n", LONLAT.into(), "", vec!["line 3", "\"lat\"", "91", "[-90, 90]"]),
-        ("name,lon,lat\nA,190.0,48.0\nB,2.1,48.1\n", LONLAT.into(), "", vec!["line 2", "\"lon\"", "190", "[-180, 180]"]),
-        (good, format!("{LONLAT}, weight = \"count\""), "prior = [0.5, 0.5]\n", vec!["domain.points.weight", "domain.prior"]),
-        ("name,lon,lat,count\nA,2.0,48.0,1\nB,2.1,48.1,-2\n", format!("{LONLAT}, weight = \"count\""), "", vec!["line 3", "\"count\"", "-2"]),
+        (
+            good,
+            LONLAT.replace("places.csv", "missing.csv"),
+            "",
+            vec!["domain.points.file", "missing.csv"],
+        ),
+        (
+            good,
+            LONLAT.replace("\"lat\"", "\"latitude\""),
+            "",
+            vec!["domain.points.y", "latitude", "lon, lat"],
+        ),
+        (
+            "name,lon,lat\nA,2.0,48.0\nB,east,48.1\n",
+            LONLAT.into(),
+            "",
+            vec!["line 3", "\"lon\"", "east", "not a number"],
+        ),
+        (
+            "name,lon,lat\nA,2.0,48.0\nA,2.1,48.1\n",
+            LONLAT.into(),
+            "",
+            vec!["domain.points.label", "\"A\"", "lines 2 and 3"],
+        ),
+        (
+            "name,lon,lat\nA,2.0,48.0\n",
+            LONLAT.into(),
+            "",
+            vec!["domain.points.file", "at least 2 points"],
+        ),
+        (
+            "name,lon,lat\nA,2.0,48.0\nB,2.1,91.0\n",
+            LONLAT.into(),
+            "",
+            vec!["line 3", "\"lat\"", "91", "[-90, 90]"],
+        ),
+        (
+            "name,lon,lat\nA,190.0,48.0\nB,2.1,48.1\n",
+            LONLAT.into(),
+            "",
+            vec!["line 2", "\"lon\"", "190", "[-180, 180]"],
+        ),
+        (
+            good,
+            format!("{LONLAT}, weight = \"count\""),
+            "prior = [0.5, 0.5]\n",
+            vec!["domain.points.weight", "domain.prior"],
+        ),
+        (
+            "name,lon,lat,count\nA,2.0,48.0,1\nB,2.1,48.1,-2\n",
+            format!("{LONLAT}, weight = \"count\""),
+            "",
+            vec!["line 3", "\"count\"", "-2"],
+        ),
     ];
     for (csv, points, extra, needles) in cases {
         let e = load(&dir, csv, &points, extra).expect_err(&points);
@@ -124,7 +175,10 @@ fn bad_points_files_name_the_key_the_line_and_the_value() {
     // A haversine metric needs lon/lat points.
     let plane = "file = \"places.csv\", x = \"lon\", y = \"lat\"";
     let e = load(&dir, good, plane, "").unwrap_err();
-    assert!(e.contains("privacy[0].metric") && e.contains("lonlat"), "{e}");
+    assert!(
+        e.contains("privacy[0].metric") && e.contains("lonlat"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -167,9 +221,20 @@ fn explicit_problem(labels: &[&str], coords: &[[f64; 2]], eps: f64) -> String {
 fn a_points_domain_round_trips_through_solve() {
     let dir = TempDir::new("solve");
     let labels = ["Louvre", "Eiffel", "Bastille", "Nord", "Montsouris"];
-    let coords = [[2.3376, 48.8606], [2.2945, 48.8584], [2.3692, 48.8532], [2.3553, 48.8809], [2.3380, 48.8222]];
+    let coords = [
+        [2.3376, 48.8606],
+        [2.2945, 48.8584],
+        [2.3692, 48.8532],
+        [2.3553, 48.8809],
+        [2.3380, 48.8222],
+    ];
     let csv: String = std::iter::once("name,lon,lat\n".to_string())
-        .chain(labels.iter().zip(&coords).map(|(l, c)| format!("{l},{},{}\n", c[0], c[1])))
+        .chain(
+            labels
+                .iter()
+                .zip(&coords)
+                .map(|(l, c)| format!("{l},{},{}\n", c[0], c[1])),
+        )
         .collect();
     let p = load(&dir, &csv, LONLAT, "").unwrap();
     let report = solve(&p, &SolveOptions::default()).unwrap();
@@ -177,7 +242,8 @@ fn a_points_domain_round_trips_through_solve() {
     assert!(report.certificate.as_ref().unwrap().all_hold);
     assert_eq!(report.labels, labels);
     let text = explicit_problem(&labels, &coords, 2.0);
-    let q = Problem::from_spec(ProblemSpec::from_toml(&text, Path::new("explicit.toml")).unwrap()).unwrap();
+    let q = Problem::from_spec(ProblemSpec::from_toml(&text, Path::new("explicit.toml")).unwrap())
+        .unwrap();
     let explicit = solve(&q, &SolveOptions::default()).unwrap();
     let (a, b) = (report.objective.unwrap(), explicit.objective.unwrap());
     assert!((a - b).abs() <= OBJECTIVE_AGREEMENT, "{a} vs {b}");

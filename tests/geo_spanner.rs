@@ -17,7 +17,12 @@ const SOLVE_TOLERANCE: f64 = 1e-6;
 fn euclidean(points: &[[f64; 2]]) -> Vec<Vec<f64>> {
     points
         .iter()
-        .map(|a| points.iter().map(|b| (a[0] - b[0]).hypot(a[1] - b[1])).collect())
+        .map(|a| {
+            points
+                .iter()
+                .map(|b| (a[0] - b[0]).hypot(a[1] - b[1]))
+                .collect()
+        })
         .collect()
 }
 
@@ -66,13 +71,18 @@ fn greedy_spanners_have_dilation_at_most_t_on_random_point_sets() {
         }
         assert!(spanner.edges.len() <= n * (n - 1) / 2);
         if t >= 1.5 && n >= 10 {
-            assert!(spanner.edges.len() < n * (n - 1) / 2, "case {case}: no sparsification");
+            assert!(
+                spanner.edges.len() < n * (n - 1) / 2,
+                "case {case}: no sparsification"
+            );
         }
     }
 }
 
 fn grid_problem(side: usize, eps: f64, spanner: Option<f64>) -> Problem {
-    let approx = spanner.map_or(String::new(), |t| format!("approximate = {{ spanner = {t} }}\n"));
+    let approx = spanner.map_or(String::new(), |t| {
+        format!("approximate = {{ spanner = {t} }}\n")
+    });
     let text = format!("[domain]\ngrid = {{ rows = {side}, cols = {side} }}\n[[privacy]]\nnotion = \"d-privacy\"\nmetric = \"euclidean\"\nepsilon = {eps}\n{approx}[objective]\nkind = \"expected-loss\"\nloss = \"absolute\"\n");
     Problem::from_spec(ProblemSpec::from_toml(&text, Path::new("grid.toml")).unwrap()).unwrap()
 }
@@ -116,16 +126,31 @@ fn spanner_channels_are_eps_private_and_no_better_than_the_exact_optimum() {
         let report = solve(&problem, &SolveOptions::default()).unwrap();
         assert!(report.certificate.as_ref().unwrap().all_hold, "t = {t}");
         let leak = all_pairs_leakage(&report, &d);
-        assert!(leak <= eps * (1.0 + SOLVE_TOLERANCE), "t = {t}: leakage {leak}");
+        assert!(
+            leak <= eps * (1.0 + SOLVE_TOLERANCE),
+            "t = {t}: leakage {leak}"
+        );
         let (approx, opt) = (report.objective.unwrap(), exact.objective.unwrap());
-        assert!(approx >= opt - SOLVE_TOLERANCE, "t = {t}: {approx} < exact {opt}");
+        assert!(
+            approx >= opt - SOLVE_TOLERANCE,
+            "t = {t}: {approx} < exact {opt}"
+        );
         if t > 1.0 {
-            assert!(encoded_rows(&problem) < encoded_rows(&exact_problem), "t = {t}");
+            assert!(
+                encoded_rows(&problem) < encoded_rows(&exact_problem),
+                "t = {t}"
+            );
         }
         assert!(report.encoding[0].contains(&format!("spanner with dilation {t}")));
         // The relaxation's bound is below the exact optimum, which is below the channel's.
-        let b = exact_bracket(&problem, &report, &SolveOptions::default()).unwrap().unwrap();
-        assert!(b.bound <= opt + SOLVE_TOLERANCE, "t = {t}: bound {} > exact {opt}", b.bound);
+        let b = exact_bracket(&problem, &report, &SolveOptions::default())
+            .unwrap()
+            .unwrap();
+        assert!(
+            b.bound <= opt + SOLVE_TOLERANCE,
+            "t = {t}: bound {} > exact {opt}",
+            b.bound
+        );
         assert!((b.achieved - approx).abs() == 0.0 && b.gap >= -SOLVE_TOLERANCE);
     }
 }
@@ -135,12 +160,21 @@ fn the_column_cone_is_the_spanners() {
     let exact = grid_problem(4, 0.5, None);
     let approx = grid_problem(4, 0.5, Some(1.5));
     let rows = |p: &Problem| p.privacy[0].column_cone(16).unwrap().rows.len();
-    assert!(rows(&approx) < rows(&exact), "{} vs {}", rows(&approx), rows(&exact));
+    assert!(
+        rows(&approx) < rows(&exact),
+        "{} vs {}",
+        rows(&approx),
+        rows(&exact)
+    );
 }
 
 #[test]
 fn a_dilation_below_one_is_rejected_with_the_key() {
     let text = "[domain]\nline = 4\n[[privacy]]\nnotion = \"d-privacy\"\nmetric = \"line\"\nepsilon = 1.0\napproximate = { spanner = 0.9 }\n[objective]\nkind = \"expected-loss\"\nloss = \"absolute\"\n";
-    let e = Problem::from_spec(ProblemSpec::from_toml(text, Path::new("x.toml")).unwrap()).unwrap_err();
-    assert!(e.to_string().contains("privacy[0].approximate.spanner") && e.to_string().contains("0.9"), "{e}");
+    let e =
+        Problem::from_spec(ProblemSpec::from_toml(text, Path::new("x.toml")).unwrap()).unwrap_err();
+    assert!(
+        e.to_string().contains("privacy[0].approximate.spanner") && e.to_string().contains("0.9"),
+        "{e}"
+    );
 }

@@ -8,12 +8,12 @@
 //! relaxation (same size as the spanner LP) therefore bounds the exact optimum, which lies in
 //! `[L, U]` when minimizing (`[U, L]` when maximizing).
 
+use super::GeoError;
 use crate::objective::Goal;
 use crate::privacy::{ContextLdp, PrivacyNotion, PrivacySpec, SpannerEncoding};
 use crate::problem::Problem;
 use crate::report::Report;
 use crate::solve::{solve, SolveOptions};
-use super::GeoError;
 use serde::Serialize;
 
 /// Where the exact (all-pairs) problem's optimum lies.

@@ -9,7 +9,7 @@ pub mod spanner;
 
 pub use bracket::{exact_bracket, spanner_relaxation, uses_spanner, ExactBracket};
 pub use points::{Geometry, PointsSpec};
-pub use spanner::{greedy_spanner, graph_distances, Spanner};
+pub use spanner::{graph_distances, greedy_spanner, Spanner};
 
 /// Mean Earth radius in km (IUGG mean radius R1 = 6371.0088 km).
 pub const EARTH_RADIUS_KM: f64 = 6371.0088;

@@ -78,13 +78,24 @@ impl PointsSpec {
                 ProblemError::invalid(
                     format!("{KEY}.{key}"),
                     format!("{name:?}"),
-                    format!("{shown} has no such column; its columns are: {}", headers.join(", ")),
+                    format!(
+                        "{shown} has no such column; its columns are: {}",
+                        headers.join(", ")
+                    ),
                 )
             })
         };
         let (cx, cy) = (column("x", &self.x)?, column("y", &self.y)?);
-        let cl = self.label.as_deref().map(|l| column("label", l)).transpose()?;
-        let cw = self.weight.as_deref().map(|w| column("weight", w)).transpose()?;
+        let cl = self
+            .label
+            .as_deref()
+            .map(|l| column("label", l))
+            .transpose()?;
+        let cw = self
+            .weight
+            .as_deref()
+            .map(|w| column("weight", w))
+            .transpose()?;
         let mut out = LoadedPoints {
             labels: Vec::new(),
             coordinates: Vec::new(),
@@ -99,10 +110,22 @@ impl PointsSpec {
             let number = |c: usize| -> Result<f64, ProblemError> {
                 let text = cell(c);
                 let v: f64 = text.parse().map_err(|_| {
-                    at(&shown, line, &headers[c], format!("{text:?}"), "not a number")
+                    at(
+                        &shown,
+                        line,
+                        &headers[c],
+                        format!("{text:?}"),
+                        "not a number",
+                    )
                 })?;
                 if !(v.is_finite() && v.abs() <= crate::numeric::MAX_MAGNITUDE) {
-                    return Err(at(&shown, line, &headers[c], text, "must be a finite number"));
+                    return Err(at(
+                        &shown,
+                        line,
+                        &headers[c],
+                        text,
+                        "must be a finite number",
+                    ));
                 }
                 Ok(v)
             };
@@ -120,7 +143,13 @@ impl PointsSpec {
             if let Some(c) = cw {
                 let w = number(c)?;
                 if w < 0.0 {
-                    return Err(at(&shown, line, &headers[c], show_number(w), "weights must be >= 0"));
+                    return Err(at(
+                        &shown,
+                        line,
+                        &headers[c],
+                        show_number(w),
+                        "weights must be >= 0",
+                    ));
                 }
                 weights.push(w);
             }
@@ -143,7 +172,10 @@ impl PointsSpec {
             return Err(ProblemError::invalid(
                 format!("{KEY}.file"),
                 &shown,
-                format!("has {} data rows; a points domain needs at least 2 points", out.labels.len()),
+                format!(
+                    "has {} data rows; a points domain needs at least 2 points",
+                    out.labels.len()
+                ),
             ));
         }
         if cw.is_some() {
@@ -162,7 +194,11 @@ impl PointsSpec {
 }
 
 fn at(file: &str, line: u64, column: &str, value: impl ToString, reason: &str) -> ProblemError {
-    ProblemError::invalid(format!("{KEY} ({file} line {line}, column {column:?})"), value, reason)
+    ProblemError::invalid(
+        format!("{KEY} ({file} line {line}, column {column:?})"),
+        value,
+        reason,
+    )
 }
 
 fn bad_csv(file: &str, e: csv::Error) -> ProblemError {

@@ -200,7 +200,10 @@ impl SpannerEncoding {
             epsilon / self.dilation
         );
         if loose > 0 {
-            note.push_str(&format!("; {loose} ordered edges allow a log-ratio above {} and are left to certification", crate::formulation::LOOSE_LOG_RATIO));
+            note.push_str(&format!(
+                "; {loose} ordered edges allow a log-ratio above {} and are left to certification",
+                crate::formulation::LOOSE_LOG_RATIO
+            ));
         }
         note
     }

@@ -16,8 +16,8 @@ mod mutual_information;
 mod spec;
 
 pub use block::{block_leakage, BlockLdp};
-pub use context::{matrix_leakage, ContextLdp};
 pub(crate) use context::checked_pairs;
+pub use context::{matrix_leakage, ContextLdp};
 pub use dprivacy::{DPrivacy, MetricSpec, SpannerEncoding};
 pub use high_low::{high_low_leakage, HighLowLdp};
 pub use identifiability::{identifiability_leakage, Identifiability};

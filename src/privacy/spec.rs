@@ -2,8 +2,8 @@
 
 use super::context::checked_pairs;
 use super::{
-    BlockLdp, ContextLdp, DPrivacy, SpannerEncoding, HighLowLdp, Identifiability, Ldp, Lip, MaxLeakage, MetricSpec,
-    MutualInformationPrivacy, PrivacyNotion,
+    BlockLdp, ContextLdp, DPrivacy, HighLowLdp, Identifiability, Ldp, Lip, MaxLeakage, MetricSpec,
+    MutualInformationPrivacy, PrivacyNotion, SpannerEncoding,
 };
 use crate::domain::{normalize_prior, validate_prior, Domain};
 use crate::error::{show_list, show_number, ProblemError};

@@ -86,7 +86,9 @@ pub fn run(args: SolveArgs) -> Result<u8> {
     options.backend_options.time_limit_seconds = args.time_limit;
     let mut report = solve(&problem, &options)?;
     if mechsynth::geo::uses_spanner(&problem) && report.channel.is_some() {
-        eprintln!("bounding the exact problem: solving the relaxation with the spanner's edges at eps");
+        eprintln!(
+            "bounding the exact problem: solving the relaxation with the spanner's edges at eps"
+        );
         if let Some(bracket) = mechsynth::geo::exact_bracket(&problem, &report, &options)? {
             report.method_notes.push(bracket.note());
         }
