@@ -91,13 +91,13 @@ fn grid_problem(side: usize, eps: f64, spanner: Option<f64>) -> Problem {
 fn all_pairs_leakage(report: &Report, d: &[Vec<f64>]) -> f64 {
     let c = report.channel.as_ref().unwrap();
     let mut worst: f64 = 0.0;
-    for a in 0..c.inputs() {
-        for b in 0..c.inputs() {
+    for (a, row) in d.iter().enumerate() {
+        for (b, &distance) in row.iter().enumerate() {
             for y in 0..c.outputs() {
                 let (qa, qb) = (c.get(a, y), c.get(b, y));
                 if a != b && qa > 0.0 {
                     assert!(qb > 0.0, "Q[{a}][{y}] > 0 = Q[{b}][{y}]");
-                    worst = worst.max((qa / qb).ln() / d[a][b]);
+                    worst = worst.max((qa / qb).ln() / distance);
                 }
             }
         }
