@@ -178,3 +178,30 @@ fn a_dilation_below_one_is_rejected_with_the_key() {
         "{e}"
     );
 }
+
+#[test]
+fn the_binary_reports_the_spanner_and_the_exact_bracket() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("problems/paris-landmarks-spanner.toml");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mechsynth"))
+        .args(["solve", file.to_str().unwrap(), "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let encoding = report["encoding"][0].as_str().unwrap();
+    assert!(
+        encoding.contains("spanner with dilation 1.2") && encoding.contains("(of 561 pairs)"),
+        "{encoding}"
+    );
+    assert!(
+        encoding.contains("spanner-restricted problem"),
+        "{encoding}"
+    );
+    let notes = report["method_notes"].to_string();
+    assert!(
+        notes.contains("exact eps-d-privacy") && notes.contains("rigorous bound"),
+        "{notes}"
+    );
+    let check = &report["certificate"]["checks"][0];
+    assert!(check["achieved"].as_f64().unwrap() <= check["requested"].as_f64().unwrap());
+}
