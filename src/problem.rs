@@ -143,7 +143,8 @@ pub struct ProblemSpec {
 }
 
 impl ProblemSpec {
-    /// Parse TOML text; `origin` names the source in messages.
+    /// Parse TOML text; `origin` names the source in messages, and a relative
+    /// `domain.points.file` is taken relative to its directory.
     pub fn from_toml(text: &str, origin: &Path) -> Result<Self, ProblemError> {
         let parse_error = |e: toml::de::Error| ProblemError::Parse {
             path: origin.to_path_buf(),
@@ -151,7 +152,11 @@ impl ProblemSpec {
         };
         let value: toml::Table = toml::from_str(text).map_err(parse_error)?;
         check_shape(&value)?;
-        toml::from_str(text).map_err(parse_error)
+        let mut spec: Self = toml::from_str(text).map_err(parse_error)?;
+        if let Some(points) = &mut spec.domain.points {
+            points.resolve_relative_to(origin.parent().unwrap_or(Path::new("")));
+        }
+        Ok(spec)
     }
 
     /// Read and parse a problem file.
@@ -160,11 +165,7 @@ impl ProblemSpec {
             path: path.to_path_buf(),
             source,
         })?;
-        let mut spec = Self::from_toml(&text, path)?;
-        if let Some(points) = &mut spec.domain.points {
-            points.resolve_relative_to(path.parent().unwrap_or(Path::new("")));
-        }
-        Ok(spec)
+        Self::from_toml(&text, path)
     }
 
     /// Replace the epsilon of every privacy constraint (`--epsilon`).
