@@ -107,6 +107,20 @@ fn a_lonlat_points_domain_uses_great_circle_distances_for_metric_and_loss() {
 }
 
 #[test]
+fn planar_points_use_euclidean_distance_and_default_labels() {
+    let dir = TempDir::new("plane");
+    let csv = "px,py\n0,0\n3,4\n-1,2.5\n";
+    let text = "[domain]\npoints = { file = \"pts.csv\", x = \"px\", y = \"py\" }\n[[privacy]]\nnotion = \"d-privacy\"\nmetric = \"euclidean\"\nepsilon = 1.0\n[objective]\nkind = \"expected-loss\"\nloss = \"absolute\"\n";
+    dir.write("pts.csv", csv);
+    let p = Problem::load(&dir.write("p.toml", text)).unwrap();
+    assert_eq!(p.domain.labels(), ["0", "1", "2"]);
+    let d = p.domain.natural_distances();
+    assert_eq!(d[0][1], 5.0);
+    assert!((d[1][2] - (16.0f64 + 2.25).sqrt()).abs() <= FORMULA_AGREEMENT_KM);
+    assert_eq!(p.domain.prior(), [1.0 / 3.0; 3]);
+}
+
+#[test]
 fn bad_points_files_name_the_key_the_line_and_the_value() {
     let dir = TempDir::new("errors");
     let good = "name,lon,lat,count\nA,2.0,48.0,1\nB,2.1,48.1,2\n";
@@ -172,6 +186,14 @@ fn bad_points_files_name_the_key_the_line_and_the_value() {
             assert!(e.contains(n), "{e:?} lacks {n:?}");
         }
     }
+    // Euclidean on lon/lat degrees is allowed, with a warning.
+    let euclid = problem_text(LONLAT, "").replace("\"haversine\"", "\"euclidean\"");
+    let p = Problem::load(&dir.write("e.toml", &euclid)).unwrap();
+    assert!(
+        p.warnings.iter().any(|w| w.contains("raw degrees")),
+        "{:?}",
+        p.warnings
+    );
     // A haversine metric needs lon/lat points.
     let plane = "file = \"places.csv\", x = \"lon\", y = \"lat\"";
     let e = load(&dir, good, plane, "").unwrap_err();

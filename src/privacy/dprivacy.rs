@@ -60,7 +60,16 @@ impl MetricSpec {
                     }
                     Ok(by(&|a, b| (a[0] - b[0]).abs()))
                 }
-                "euclidean" => Ok(by(&|a, b| (a[0] - b[0]).hypot(a[1] - b[1]))),
+                "euclidean" => {
+                    if let Positions::Points {
+                        geometry: Geometry::Lonlat,
+                        ..
+                    } = domain.positions()
+                    {
+                        warnings.push(format!("`{key}` = \"euclidean\" on lon/lat points measures raw degrees (a degree of longitude is shorter than one of latitude away from the equator); \"haversine\" gives great-circle km"));
+                    }
+                    Ok(by(&|a, b| (a[0] - b[0]).hypot(a[1] - b[1])))
+                }
                 "manhattan" => Ok(by(&|a, b| (a[0] - b[0]).abs() + (a[1] - b[1]).abs())),
                 "haversine" => match domain.positions() {
                     Positions::Points {
