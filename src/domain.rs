@@ -1,6 +1,7 @@
 //! The finite input domain: symbols, optional numeric positions, and the prior.
 
 use crate::error::{show_list, show_number, ProblemError};
+use crate::geo::Geometry;
 use crate::numeric::{PRIOR_SUM_TOLERANCE, RENORMALIZE_NOTE_THRESHOLD};
 use serde::Serialize;
 
@@ -18,6 +19,13 @@ pub enum Positions {
         rows: usize,
         /// Number of columns.
         cols: usize,
+    },
+    /// Points read from a file (`[domain] points = { ... }`), `[x, y]` each.
+    Points {
+        /// `[x, y]` per symbol (`[lon, lat]` in degrees for [`Geometry::Lonlat`]).
+        coordinates: Vec<[f64; 2]>,
+        /// How the coordinates are read, which decides the natural distance.
+        geometry: Geometry,
     },
 }
 
@@ -133,6 +141,33 @@ impl Domain {
         Ok(d)
     }
 
+    /// Points with the given distinct labels and `[x, y]` coordinates (see [`Positions::Points`]).
+    pub fn points(
+        labels: Vec<String>,
+        coordinates: Vec<[f64; 2]>,
+        geometry: Geometry,
+    ) -> Result<Self, ProblemError> {
+        if labels.len() != coordinates.len() {
+            return Err(ProblemError::invalid(
+                "domain.points",
+                format!("{} labels", labels.len()),
+                format!("but {} coordinate pairs", coordinates.len()),
+            ));
+        }
+        check_size("domain.points", labels.len())?;
+        let mut d = Self::labeled(labels).map_err(|e| match e {
+            ProblemError::InvalidValue { value, reason, .. } => {
+                ProblemError::invalid("domain.points.label", value, reason)
+            }
+            other => other,
+        })?;
+        d.positions = Positions::Points {
+            coordinates,
+            geometry,
+        };
+        Ok(d)
+    }
+
     /// Replace the prior; it must have one entry per symbol, be non-negative and sum to 1
     /// within [`PRIOR_SUM_TOLERANCE`]; it is divided by its sum.
     pub fn with_prior(mut self, prior: Vec<f64>) -> Result<Self, ProblemError> {
@@ -181,6 +216,7 @@ impl Domain {
             Positions::Grid { cols, .. } => (0..self.size())
                 .map(|i| [(i / cols) as f64, (i % cols) as f64])
                 .collect(),
+            Positions::Points { coordinates, .. } => coordinates.clone(),
             _ => self
                 .numeric_values()
                 .into_iter()
@@ -189,11 +225,19 @@ impl Domain {
         }
     }
 
-    /// The natural distance between symbols: |a - b| in 1-D, Euclidean on a grid.
+    /// The natural distance between symbols: |a - b| in 1-D, Euclidean on a grid and on
+    /// planar points, great-circle km ([`crate::geo::haversine_km`]) on lon/lat points.
     pub fn natural_distances(&self) -> Vec<Vec<f64>> {
         let c = self.coordinates();
+        let distance: fn([f64; 2], [f64; 2]) -> f64 = match self.positions {
+            Positions::Points {
+                geometry: Geometry::Lonlat,
+                ..
+            } => crate::geo::haversine_km,
+            _ => |a: [f64; 2], b: [f64; 2]| (a[0] - b[0]).hypot(a[1] - b[1]),
+        };
         c.iter()
-            .map(|a| c.iter().map(|b| (a[0] - b[0]).hypot(a[1] - b[1])).collect())
+            .map(|&a| c.iter().map(|&b| distance(a, b)).collect())
             .collect()
     }
 

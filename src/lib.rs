@@ -10,6 +10,7 @@ pub mod domain;
 pub mod error;
 mod float_serde;
 pub mod formulation;
+pub mod geo;
 pub mod numeric;
 pub mod objective;
 pub mod privacy;

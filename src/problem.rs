@@ -7,7 +7,8 @@ use crate::privacy::{PrivacyNotion, PrivacySpec};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// `[domain]`: exactly one of `size`, `labels`, `values`, `line`, `grid`; optional `prior`.
+/// `[domain]`: exactly one of `size`, `labels`, `values`, `line`, `grid`, `points`; optional
+/// `prior` (not together with a `points` weight column).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DomainSpec {
@@ -26,6 +27,9 @@ pub struct DomainSpec {
     /// Cells of a grid.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grid: Option<GridSpec>,
+    /// Points from a CSV file of coordinates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<crate::geo::PointsSpec>,
     /// Prior over the symbols (default uniform).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prior: Option<Vec<f64>>,
@@ -50,6 +54,7 @@ impl DomainSpec {
             ("values", self.values.is_some()),
             ("line", self.line.is_some()),
             ("grid", self.grid.is_some()),
+            ("points", self.points.is_some()),
         ]
         .iter()
         .filter(|(_, g)| *g)
@@ -57,16 +62,30 @@ impl DomainSpec {
         .collect();
         if given.len() != 1 {
             let reason = if given.is_empty() {
-                "give exactly one of `size`, `labels`, `values`, `line`, `grid`".to_string()
+                "give exactly one of `size`, `labels`, `values`, `line`, `grid`, `points`"
+                    .to_string()
             } else {
                 format!(
-                    "give exactly one of `size`, `labels`, `values`, `line`, `grid`; found {}",
+                    "give exactly one of `size`, `labels`, `values`, `line`, `grid`, `points`; found {}",
                     given.join(" and ")
                 )
             };
             return Err(ProblemError::structure("domain", reason));
         }
-        let domain = if let Some(n) = self.size {
+        let domain = if let Some(points) = &self.points {
+            let loaded = points.load()?;
+            let domain = Domain::points(loaded.labels, loaded.coordinates, points.coordinates)?;
+            match (loaded.prior, &self.prior) {
+                (Some(_), Some(_)) => {
+                    return Err(ProblemError::structure(
+                        "domain",
+                        "give either `domain.points.weight` or `domain.prior`, not both: the weight column is the prior",
+                    ))
+                }
+                (Some(weights), None) => return domain.with_prior(weights),
+                (None, _) => domain,
+            }
+        } else if let Some(n) = self.size {
             Domain::sized(n)?
         } else if let Some(labels) = &self.labels {
             Domain::labeled(labels.clone())?
@@ -124,7 +143,8 @@ pub struct ProblemSpec {
 }
 
 impl ProblemSpec {
-    /// Parse TOML text; `origin` names the source in messages.
+    /// Parse TOML text; `origin` names the source in messages, and a relative
+    /// `domain.points.file` is taken relative to its directory.
     pub fn from_toml(text: &str, origin: &Path) -> Result<Self, ProblemError> {
         let parse_error = |e: toml::de::Error| ProblemError::Parse {
             path: origin.to_path_buf(),
@@ -132,7 +152,11 @@ impl ProblemSpec {
         };
         let value: toml::Table = toml::from_str(text).map_err(parse_error)?;
         check_shape(&value)?;
-        toml::from_str(text).map_err(parse_error)
+        let mut spec: Self = toml::from_str(text).map_err(parse_error)?;
+        if let Some(points) = &mut spec.domain.points {
+            points.resolve_relative_to(origin.parent().unwrap_or(Path::new("")));
+        }
+        Ok(spec)
     }
 
     /// Read and parse a problem file.

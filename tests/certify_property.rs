@@ -68,6 +68,7 @@ fn notion(n: usize) -> impl Strategy<Value = PrivacySpec> {
         (eps.clone(), any::<bool>()).prop_map(|(epsilon, line)| PrivacySpec::DPrivacy {
             epsilon,
             metric: MetricSpec::Named(if line { "line" } else { "euclidean" }.into()),
+            approximate: None,
         }),
         (eps.clone(), common::prior(n)).prop_map(|(epsilon, p)| PrivacySpec::Lip {
             epsilon,

@@ -172,7 +172,8 @@ fn notion(n: usize) -> impl Strategy<Value = PrivacySpec> {
             }),
         eps.clone().prop_map(|epsilon| PrivacySpec::DPrivacy {
             epsilon,
-            metric: MetricSpec::Named("line".into())
+            metric: MetricSpec::Named("line".into()),
+            approximate: None,
         }),
         (eps.clone(), 1usize..n).prop_map(|(epsilon, k)| PrivacySpec::HighLow {
             epsilon,

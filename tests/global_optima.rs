@@ -149,6 +149,7 @@ fn notions(n: usize, rng: &mut impl Rng) -> Vec<(&'static str, PrivacySpec)> {
             PrivacySpec::DPrivacy {
                 epsilon: eps,
                 metric: MetricSpec::Named("line".into()),
+                approximate: None,
             },
         ),
         (

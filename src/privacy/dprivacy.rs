@@ -7,6 +7,7 @@ use crate::channel::Channel;
 use crate::domain::{Domain, Positions};
 use crate::error::ProblemError;
 use crate::formulation::ChannelLp;
+use crate::geo::{greedy_spanner, haversine_km, Geometry};
 use crate::rays::ColumnCone;
 use serde::{Deserialize, Serialize};
 
@@ -14,7 +15,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(
     untagged,
-    expecting = "a metric name (\"line\", \"euclidean\", \"manhattan\") or a distance matrix"
+    expecting = "a metric name (\"line\", \"euclidean\", \"manhattan\", \"haversine\") or a distance matrix"
 )]
 pub enum MetricSpec {
     /// A named metric over the domain's positions.
@@ -30,7 +31,7 @@ pub enum MetricSpec {
 }
 
 /// The accepted metric names.
-pub const METRIC_NAMES: [&str; 3] = ["line", "euclidean", "manhattan"];
+pub const METRIC_NAMES: [&str; 4] = ["line", "euclidean", "manhattan", "haversine"];
 
 impl MetricSpec {
     /// Distance matrix over `domain`; warnings (e.g. a broken triangle inequality) go to `warnings`.
@@ -50,17 +51,37 @@ impl MetricSpec {
         match self {
             MetricSpec::Named(name) => match name.as_str() {
                 "line" => {
-                    if let Positions::Grid { .. } = domain.positions() {
+                    if let Positions::Grid { .. } | Positions::Points { .. } = domain.positions() {
                         return Err(ProblemError::invalid(
                             key,
                             "\"line\"",
-                            "a grid domain is 2-D; use \"euclidean\" or \"manhattan\"",
+                            "a grid or points domain is 2-D; use \"euclidean\", \"manhattan\" or (lon/lat points) \"haversine\"",
                         ));
                     }
                     Ok(by(&|a, b| (a[0] - b[0]).abs()))
                 }
-                "euclidean" => Ok(by(&|a, b| (a[0] - b[0]).hypot(a[1] - b[1]))),
+                "euclidean" => {
+                    if let Positions::Points {
+                        geometry: Geometry::Lonlat,
+                        ..
+                    } = domain.positions()
+                    {
+                        warnings.push(format!("`{key}` = \"euclidean\" on lon/lat points measures raw degrees (a degree of longitude is shorter than one of latitude away from the equator); \"haversine\" gives great-circle km"));
+                    }
+                    Ok(by(&|a, b| (a[0] - b[0]).hypot(a[1] - b[1])))
+                }
                 "manhattan" => Ok(by(&|a, b| (a[0] - b[0]).abs() + (a[1] - b[1]).abs())),
+                "haversine" => match domain.positions() {
+                    Positions::Points {
+                        geometry: Geometry::Lonlat,
+                        ..
+                    } => Ok(by(&haversine_km)),
+                    _ => Err(ProblemError::invalid(
+                        key,
+                        "\"haversine\"",
+                        "needs a points domain with `coordinates = \"lonlat\"` (longitude and latitude in degrees)",
+                    )),
+                },
                 other => Err(ProblemError::unknown("metric", key, other, &METRIC_NAMES)),
             },
             MetricSpec::Matrix(d) => {
@@ -126,6 +147,85 @@ pub struct DPrivacy {
     pub distances: Vec<Vec<f64>>,
     /// The pairs certification checks (`checked_pairs` of the distances).
     pub checked: Vec<(usize, usize)>,
+    /// The approximate encoding over a spanner, when `approximate = { spanner = t }` is given.
+    pub spanner: Option<SpannerEncoding>,
+}
+
+/// The approximate encoding of Bordenabe, Chatzikokolakis and Palamidessi, "Optimal
+/// Geo-Indistinguishable Mechanisms for Location Privacy" (ACM CCS 2014): with G a t-spanner of d, only G's edges are encoded, at `eps / t`:
+/// `Q[a][y] <= e^{(eps/t) d(a,b)} Q[b][y]`. Along a shortest path of G these compose to
+/// `Q[x][y] <= e^{(eps/t) d_G(x,x')} Q[x'][y] <= e^{eps d(x,x')} Q[x'][y]` since
+/// `d_G <= t d`, so every channel the encoding allows is eps-d-private: a restriction of the
+/// exact problem, whose optimum is an upper bound (when minimizing) on the exact optimum.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpannerEncoding {
+    /// The dilation t >= 1.
+    pub dilation: f64,
+    /// The number of undirected edges.
+    pub edges: usize,
+    /// The distance on edges (both directions), `+inf` elsewhere, 0 on the diagonal.
+    pub edge_distances: Vec<Vec<f64>>,
+}
+
+impl SpannerEncoding {
+    /// The greedy t-spanner of `distances`.
+    pub fn new(distances: &[Vec<f64>], dilation: f64) -> Self {
+        let spanner = greedy_spanner(distances, dilation);
+        SpannerEncoding {
+            dilation,
+            edges: spanner.edges.len(),
+            edge_distances: spanner.edge_matrix(distances),
+        }
+    }
+
+    /// The encoded log-ratio budgets `(eps / t) d(a, b)` on edges, `+inf` elsewhere.
+    pub fn budgets(&self, epsilon: f64) -> Vec<Vec<f64>> {
+        scaled(&self.edge_distances, epsilon / self.dilation)
+    }
+
+    fn encode(&self, lp: &mut ChannelLp, epsilon: f64) -> String {
+        let n = self.edge_distances.len();
+        let mut loose = 0;
+        for (a, row) in self.budgets(epsilon).iter().enumerate() {
+            for (b, &budget) in row.iter().enumerate() {
+                if a == b || budget.is_infinite() {
+                    continue;
+                }
+                let Some(budget) = lp.budget(budget) else {
+                    loose += 1;
+                    continue;
+                };
+                for y in 0..lp.outputs() {
+                    let (qa, qb) = (lp.q(a, y), lp.q(b, y));
+                    lp.at_most_times(qa, budget.exp(), qb);
+                }
+            }
+        }
+        let mut note = format!(
+            "spanner with dilation {}: {} edges (of {} pairs), each direction encoded at eps/t = {}; the channel is optimal for this spanner-restricted problem; `solve` bounds exact eps-d-privacy separately (certification checks every pair at eps)",
+            self.dilation,
+            self.edges,
+            n * n.saturating_sub(1) / 2,
+            epsilon / self.dilation
+        );
+        if loose > 0 {
+            note.push_str(&format!(
+                "; {loose} ordered edges allow a log-ratio above {} and are left to certification",
+                crate::formulation::LOOSE_LOG_RATIO
+            ));
+        }
+        note
+    }
+}
+
+impl DPrivacy {
+    /// The log-ratio budgets the encoding uses: `eps d` (exact) or the spanner's.
+    fn encoded_budgets(&self) -> Vec<Vec<f64>> {
+        match &self.spanner {
+            Some(s) => s.budgets(self.epsilon),
+            None => scaled(&self.distances, self.epsilon),
+        }
+    }
 }
 
 impl PrivacyNotion for DPrivacy {
@@ -142,16 +242,19 @@ impl PrivacyNotion for DPrivacy {
     }
 
     fn encode(&self, lp: &mut ChannelLp) -> String {
-        let note = encode_pairs(lp, &scaled(&self.distances, self.epsilon));
+        let note = match &self.spanner {
+            Some(s) => s.encode(lp, self.epsilon),
+            None => encode_pairs(lp, &scaled(&self.distances, self.epsilon)),
+        };
         format!("d-privacy: {note}")
     }
 
     fn column_cone(&self, n: usize) -> Option<ColumnCone> {
-        Some(pairs_cone(n, &scaled(&self.distances, self.epsilon)))
+        Some(pairs_cone(n, &self.encoded_budgets()))
     }
 
     fn ties(&self, _n: usize) -> Vec<(usize, usize)> {
-        zero_budget_pairs(&scaled(&self.distances, self.epsilon))
+        zero_budget_pairs(&self.encoded_budgets())
     }
 }
 

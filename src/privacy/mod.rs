@@ -16,8 +16,9 @@ mod mutual_information;
 mod spec;
 
 pub use block::{block_leakage, BlockLdp};
+pub(crate) use context::checked_pairs;
 pub use context::{matrix_leakage, ContextLdp};
-pub use dprivacy::{DPrivacy, MetricSpec};
+pub use dprivacy::{DPrivacy, MetricSpec, SpannerEncoding};
 pub use high_low::{high_low_leakage, HighLowLdp};
 pub use identifiability::{identifiability_leakage, Identifiability};
 pub use ldp::{ldp_leakage, Ldp};
@@ -26,7 +27,7 @@ pub use max_leakage::{max_leakage, MaxLeakage};
 pub use mutual_information::{
     mutual_information_down, mutual_information_up, MutualInformationPrivacy,
 };
-pub use spec::{check_epsilon, PrivacySpec, Symbol, MAX_EPSILON, NOTION_NAMES};
+pub use spec::{check_epsilon, ApproximateSpec, PrivacySpec, Symbol, MAX_EPSILON, NOTION_NAMES};
 
 use crate::channel::Channel;
 use crate::domain::Domain;

@@ -3,7 +3,7 @@
 use super::context::checked_pairs;
 use super::{
     BlockLdp, ContextLdp, DPrivacy, HighLowLdp, Identifiability, Ldp, Lip, MaxLeakage, MetricSpec,
-    MutualInformationPrivacy, PrivacyNotion,
+    MutualInformationPrivacy, PrivacyNotion, SpannerEncoding,
 };
 use crate::domain::{normalize_prior, validate_prior, Domain};
 use crate::error::{show_list, show_number, ProblemError};
@@ -128,6 +128,9 @@ pub enum PrivacySpec {
         epsilon: f64,
         /// The metric.
         metric: MetricSpec,
+        /// Encode approximately over a spanner (`approximate = { spanner = t }`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        approximate: Option<ApproximateSpec>,
     },
     /// Local Information Privacy under the domain prior or its own.
     #[serde(alias = "local-information-privacy")]
@@ -168,6 +171,15 @@ pub enum PrivacySpec {
         #[serde(alias = "eps")]
         epsilon: f64,
     },
+}
+
+/// `approximate = { spanner = t }` on a d-privacy entry: encode only the edges of a greedy
+/// t-spanner, at `epsilon / t` (see [`crate::privacy::SpannerEncoding`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApproximateSpec {
+    /// The dilation t >= 1 (1: exact).
+    pub spanner: f64,
 }
 
 /// Every accepted notion name.
@@ -270,12 +282,30 @@ impl PrivacySpec {
                     epsilon_across,
                 })
             }
-            PrivacySpec::DPrivacy { epsilon, metric } => {
+            PrivacySpec::DPrivacy {
+                epsilon,
+                metric,
+                approximate,
+            } => {
                 let distances = metric.distances(&format!("{key}.metric"), domain, warnings)?;
+                let spanner = approximate
+                    .map(|a| {
+                        let t = a.spanner;
+                        if !(t.is_finite() && t >= 1.0) {
+                            return Err(ProblemError::invalid(
+                                format!("{key}.approximate.spanner"),
+                                show_number(t),
+                                "the dilation t must be a finite number >= 1 (1: exact)",
+                            ));
+                        }
+                        Ok(SpannerEncoding::new(&distances, t))
+                    })
+                    .transpose()?;
                 Box::new(DPrivacy {
                     epsilon: check_epsilon(&eps_key, *epsilon)?,
                     checked: checked_pairs(&distances, n),
                     distances,
+                    spanner,
                 })
             }
             PrivacySpec::Lip { epsilon, prior } => {

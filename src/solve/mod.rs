@@ -3,6 +3,7 @@
 //! `dispatch` picks the method for the problem, `certification` turns the method's point into
 //! a certified channel; this module runs them and assembles the report.
 
+mod approximate;
 mod certification;
 mod dispatch;
 
@@ -190,6 +191,15 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
     };
     let certify_ms = ms(certify_start);
 
+    if channel.is_some() && crate::geo::uses_spanner(problem) {
+        outcome.bound = approximate::exact_problem_bound(
+            problem,
+            options,
+            start,
+            outcome.bound,
+            &mut outcome.notes,
+        )?;
+    }
     let objective = channel.as_ref().map(|c| problem.objective.evaluate(c));
     let goal = problem.objective.goal();
     let gap = match (objective, outcome.bound) {

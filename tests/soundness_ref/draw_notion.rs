@@ -180,7 +180,11 @@ pub fn notion(
             } else {
                 MetricSpec::Named(kind.into())
             };
-            let spec = PrivacySpec::DPrivacy { epsilon: e, metric };
+            let spec = PrivacySpec::DPrivacy {
+                epsilon: e,
+                metric,
+                approximate: None,
+            };
             (
                 spec,
                 Constraint::Ratios(matrix_pairs(&scaled(&d, e))),

@@ -95,7 +95,10 @@ pub fn tight_constraints_rows(d: &[Vec<f64>], eps: f64) -> Option<Vec<Vec<f64>>>
 }
 
 pub(super) fn dprivacy_metric(s: &Setting) -> Option<(f64, Vec<Vec<f64>>)> {
-    let PrivacySpec::DPrivacy { epsilon, metric } = s.notion else {
+    let PrivacySpec::DPrivacy {
+        epsilon, metric, ..
+    } = s.notion
+    else {
         return None;
     };
     let d = metric.distances("metric", s.domain, &mut Vec::new()).ok()?;
