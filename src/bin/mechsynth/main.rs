@@ -11,6 +11,7 @@
 
 mod audit;
 mod common;
+mod continuous;
 mod curve;
 mod estimate;
 mod figures;
@@ -63,6 +64,9 @@ enum Command {
     Curve(curve::CurveArgs),
     /// Regenerate every figure manifest's CSV and SVG (default: figures/ into figures/out/).
     Figures(figures::FiguresArgs),
+    /// Calibrate Gaussian, Laplace or sampling noise for continuous data under (eps, delta)-LIP
+    /// or LDP: numerically from the definition and by the published closed forms.
+    Continuous(continuous::ContinuousArgs),
 }
 
 fn main() -> ExitCode {
@@ -88,5 +92,6 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Plan(args) => plan::run(args),
         Command::Curve(args) => curve::run(args),
         Command::Figures(args) => figures::run(args),
+        Command::Continuous(args) => continuous::run(args),
     }
 }
