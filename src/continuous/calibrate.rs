@@ -14,6 +14,9 @@ use super::utility::posterior_mse;
 
 /// Relative width of the numerical calibration's final bracket.
 pub const CALIBRATION_WIDTH: f64 = 1e-6;
+/// Relative slack on the target when judging a parameter: closed forms solved to equality are
+/// `holds` when the computed quantity is within this fraction of the target.
+pub const VERDICT_RELATIVE_SLACK: f64 = 1e-6;
 
 /// One calibrated parameter and what it achieves.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -28,7 +31,8 @@ pub struct Row {
     pub achieved: f64,
     /// Error bound of `achieved` (quadrature plus tails).
     pub error: f64,
-    /// `holds` (achieved + error <= target), `fails` (achieved - error > target) or `unsure`.
+    /// `holds` (achieved + error <= target (1 + slack)), `fails` (achieved - error > target
+    /// (1 + slack)) or `unsure`; slack = [`VERDICT_RELATIVE_SLACK`].
     pub verdict: String,
     /// Noise relative to the numerical optimum (sigma/sigma*, b/b*, or lambda*/lambda).
     pub ratio: f64,
@@ -239,9 +243,10 @@ fn row(
     target: f64,
     best: f64,
 ) -> Row {
-    let verdict = if m.value + m.error <= target {
+    let slack = target * VERDICT_RELATIVE_SLACK;
+    let verdict = if m.value + m.error <= target + slack {
         "holds"
-    } else if m.value - m.error > target {
+    } else if m.value - m.error > target + slack {
         "fails"
     } else {
         "unsure"
