@@ -41,9 +41,6 @@ pub fn output_density(prior: &Prior, noise: &Noise, y: f64) -> f64 {
             .zip(probs)
             .map(|(x, p)| p * noise.pdf(y - x))
             .sum(),
-        (Prior::Laplace { .. } | Prior::Normal { .. }, _) => {
-            output_density_by_quadrature(prior, noise, y)
-        }
     }
 }
 

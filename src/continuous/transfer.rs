@@ -2,7 +2,7 @@
 //! (12) with Corollary 6, Corollary 7 for empirical priors and Corollary 8 for a family, and a
 //! bounded-prior LIP design over a superset of the empirical prior's confidence set.
 //!
-//! `L(M, P) = sup_{x, y} |ln(P_{X|Y}(x|y) / P(x))|` is [`crate::privacy::lip::lip_leakage`].
+//! `L(M, P) = sup_{x, y} |ln(P_{X|Y}(x|y) / P(x))|` is [`crate::privacy::lip_leakage`].
 
 use super::error::ContinuousError;
 

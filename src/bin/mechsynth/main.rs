@@ -21,6 +21,7 @@ mod plan;
 mod privatize;
 mod simulate;
 mod solve;
+mod transfer;
 mod verify;
 
 use anyhow::Result;
@@ -67,6 +68,9 @@ enum Command {
     /// Calibrate Gaussian, Laplace or sampling noise for continuous data under (eps, delta)-LIP
     /// or LDP: numerically from the definition and by the published closed forms.
     Continuous(continuous::ContinuousArgs),
+    /// The LIP a channel guarantees for the true prior when designed for an estimated one
+    /// (transferability bounds), and a bounded-prior design over the confidence set.
+    Transfer(transfer::TransferArgs),
 }
 
 fn main() -> ExitCode {
@@ -93,5 +97,6 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Curve(args) => curve::run(args),
         Command::Figures(args) => figures::run(args),
         Command::Continuous(args) => continuous::run(args),
+        Command::Transfer(args) => transfer::run(args),
     }
 }
