@@ -12,7 +12,9 @@ fn run(args: &[&str]) -> Output {
 }
 
 fn problem(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("problems").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("problems")
+        .join(name)
 }
 
 #[test]
@@ -23,8 +25,19 @@ fn every_continuous_problem_file_calibrates_and_the_paper_forms_hold() {
         "continuous-discrete-laplace-thm6.toml",
         "continuous-sampling-lip.toml",
     ] {
-        let o = run(&["continuous", problem(name).to_str().unwrap(), "--verify", "--format", "json"]);
-        assert_eq!(o.status.code(), Some(0), "{name}: {}", String::from_utf8_lossy(&o.stderr));
+        let o = run(&[
+            "continuous",
+            problem(name).to_str().unwrap(),
+            "--verify",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         let rows = v["rows"].as_array().unwrap();
         assert_eq!(rows[0]["verdict"], "holds", "{name}");
@@ -34,8 +47,18 @@ fn every_continuous_problem_file_calibrates_and_the_paper_forms_hold() {
 #[test]
 fn verify_exits_6_when_prop2_is_read_under_corollary9() {
     let o = run(&[
-        "continuous", "--prior", "uniform(0,1)", "--mechanism", "sampling", "--epsilon", "2",
-        "--delta", "0.01", "--criterion", "corollary-9", "--verify",
+        "continuous",
+        "--prior",
+        "uniform(0,1)",
+        "--mechanism",
+        "sampling",
+        "--epsilon",
+        "2",
+        "--delta",
+        "0.01",
+        "--criterion",
+        "corollary-9",
+        "--verify",
     ]);
     assert_eq!(o.status.code(), Some(6));
     let text = String::from_utf8_lossy(&o.stdout);
@@ -45,10 +68,60 @@ fn verify_exits_6_when_prop2_is_read_under_corollary9() {
 #[test]
 fn bad_input_exits_2_naming_the_key() {
     for (args, key) in [
-        (vec!["continuous", "--prior", "normal(0,-1)", "--epsilon", "1", "--delta", "0.1", "--range", "0,1"], "prior.sd"),
-        (vec!["continuous", "--prior", "normal(0,1)", "--epsilon", "1", "--delta", "1e-3"], "range"),
-        (vec!["continuous", "--prior", "normal(0,1)", "--epsilon", "1", "--delta", "0", "--range", "0,1"], "delta"),
-        (vec!["continuous", "--prior", "normal(0,1)", "--epsilon", "1", "--delta", "0.1", "--notion", "ldp"], "sensitivity"),
+        (
+            vec![
+                "continuous",
+                "--prior",
+                "normal(0,-1)",
+                "--epsilon",
+                "1",
+                "--delta",
+                "0.1",
+                "--range",
+                "0,1",
+            ],
+            "prior.sd",
+        ),
+        (
+            vec![
+                "continuous",
+                "--prior",
+                "normal(0,1)",
+                "--epsilon",
+                "1",
+                "--delta",
+                "1e-3",
+            ],
+            "range",
+        ),
+        (
+            vec![
+                "continuous",
+                "--prior",
+                "normal(0,1)",
+                "--epsilon",
+                "1",
+                "--delta",
+                "0",
+                "--range",
+                "0,1",
+            ],
+            "delta",
+        ),
+        (
+            vec![
+                "continuous",
+                "--prior",
+                "normal(0,1)",
+                "--epsilon",
+                "1",
+                "--delta",
+                "0.1",
+                "--notion",
+                "ldp",
+            ],
+            "sensitivity",
+        ),
     ] {
         let o = run(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
@@ -67,10 +140,25 @@ fn transfer_reports_bounds_above_the_exact_leakage() {
     )
     .unwrap();
     let o = run(&[
-        "transfer", ch.to_str().unwrap(), "--prior", "0.3,0.7", "--samples", "1000",
-        "--true-prior", "0.32,0.68", "--beta", "0.01", "--format", "json",
+        "transfer",
+        ch.to_str().unwrap(),
+        "--prior",
+        "0.3,0.7",
+        "--samples",
+        "1000",
+        "--true-prior",
+        "0.32,0.68",
+        "--beta",
+        "0.01",
+        "--format",
+        "json",
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let exact = v["leakage_true"].as_f64().unwrap();
     let lemma3 = v["leakage_estimated"].as_f64().unwrap() + v["lemma3_eta"].as_f64().unwrap();

@@ -76,9 +76,16 @@ fn corollary7_fails_less_often_than_beta() {
             }
         }
         // One-sided 99.9% binomial bound: beta T + 3.1 sqrt(beta (1 - beta) T).
-        let limit = beta * f64::from(trials) + 3.1 * (beta * (1.0 - beta) * f64::from(trials)).sqrt();
-        assert!(f64::from(bound_fails) <= limit, "n = {n}: {bound_fails} failures");
-        assert!(f64::from(tv_fails) <= limit, "n = {n}: {tv_fails} TV failures");
+        let limit =
+            beta * f64::from(trials) + 3.1 * (beta * (1.0 - beta) * f64::from(trials)).sqrt();
+        assert!(
+            f64::from(bound_fails) <= limit,
+            "n = {n}: {bound_fails} failures"
+        );
+        assert!(
+            f64::from(tv_fails) <= limit,
+            "n = {n}: {tv_fails} TV failures"
+        );
     }
 }
 

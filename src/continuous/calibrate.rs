@@ -159,9 +159,15 @@ pub fn calibrate(req: &Request) -> Result<Report, ContinuousError> {
         MechanismKind::Gaussian => {
             if let (true, Prior::Normal { mean, sd }) = (lip, &req.prior) {
                 let (name, src) = if req.at.is_some() {
-                    ("Cor. 10 (Lemma 4)", "context-aware-lip Cor. 10, Lemma 4, Prop. 3")
+                    (
+                        "Cor. 10 (Lemma 4)",
+                        "context-aware-lip Cor. 10, Lemma 4, Prop. 3",
+                    )
                 } else {
-                    ("Thm 5 (Lemma 4)", "context-aware-lip Thm 5, Lemma 4, Prop. 3")
+                    (
+                        "Thm 5 (Lemma 4)",
+                        "context-aware-lip Thm 5, Lemma 4, Prop. 3",
+                    )
                 };
                 let s = cf::theorem5(eps, req.delta, (*mean, *sd), req.lip_range())?;
                 candidates.push((name.into(), src.into(), s));
@@ -183,7 +189,11 @@ pub fn calibrate(req: &Request) -> Result<Report, ContinuousError> {
         }
         MechanismKind::Laplace => {
             if let Some(d) = sens {
-                candidates.push(("Laplace (LDP)".into(), "b = D / eps".into(), cf::laplace_ldp(eps, d)));
+                candidates.push((
+                    "Laplace (LDP)".into(),
+                    "b = D / eps".into(),
+                    cf::laplace_ldp(eps, d),
+                ));
             }
             if let (true, Some(p_min), Some(d)) = (lip, req.prior.min_probability(), sens) {
                 candidates.push((

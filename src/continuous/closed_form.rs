@@ -24,8 +24,11 @@ pub fn analytic_gaussian_delta(sigma: f64, eps: f64, sensitivity: f64) -> f64 {
 
 /// Smallest `sigma` with [`analytic_gaussian_delta`] `<= delta` (decreasing in `sigma`).
 pub fn analytic_gaussian(eps: f64, delta: f64, sensitivity: f64) -> f64 {
-    smallest_scale(|s| analytic_gaussian_delta(s, eps, sensitivity) <= delta, sensitivity)
-        .unwrap_or(f64::INFINITY)
+    smallest_scale(
+        |s| analytic_gaussian_delta(s, eps, sensitivity) <= delta,
+        sensitivity,
+    )
+    .unwrap_or(f64::INFINITY)
 }
 
 /// Laplace mechanism under eps-LDP (Dwork et al. 2006; context-aware-lip [13]): `b = Delta / eps`.
@@ -87,10 +90,7 @@ const BRACKET_STEPS: usize = 200;
 /// The smallest scale `s > 0` with `feasible(s)`, assuming feasibility is monotone in `s`:
 /// bracket by doubling and halving from `start`, then bisect in log scale to relative width
 /// [`CLOSED_FORM_WIDTH`]. Returns the feasible end of the final bracket.
-pub fn smallest_scale(
-    feasible: impl Fn(f64) -> bool,
-    start: f64,
-) -> Result<f64, ContinuousError> {
+pub fn smallest_scale(feasible: impl Fn(f64) -> bool, start: f64) -> Result<f64, ContinuousError> {
     smallest_scale_to(feasible, start, CLOSED_FORM_WIDTH)
 }
 

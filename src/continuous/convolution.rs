@@ -31,7 +31,9 @@ pub fn output_density(prior: &Prior, noise: &Noise, y: f64) -> f64 {
             laplace_gaussian(y - location, *scale, *s)
         }
         (Prior::Normal { mean, sd }, Noise::Laplace(b)) => laplace_gaussian(y - mean, *b, *sd),
-        (Prior::Uniform { low, high }, _) => (noise.cdf(y - low) - noise.cdf(y - high)) / (high - low),
+        (Prior::Uniform { low, high }, _) => {
+            (noise.cdf(y - low) - noise.cdf(y - high)) / (high - low)
+        }
         (Prior::Mixture(parts), _) => parts
             .iter()
             .map(|(w, p)| w * output_density(p, noise, y))
@@ -52,7 +54,11 @@ pub fn output_density_by_quadrature(prior: &Prior, noise: &Noise, y: f64) -> f64
 /// `int x^k f_X(x) f_N(y - x) dx` for k = 0 or 1 by quadrature over the prior's central
 /// interval (mass outside at most [`INNER_TAIL`]).
 fn moment_by_quadrature(prior: &Prior, noise: &Noise, y: f64, k: i32) -> f64 {
-    let tol = if k == 0 { INNER_TOLERANCE } else { NUMERATOR_TOLERANCE };
+    let tol = if k == 0 {
+        INNER_TOLERANCE
+    } else {
+        NUMERATOR_TOLERANCE
+    };
     let (a, b) = prior.central_interval(INNER_TAIL);
     let mut breaks = prior.kinks();
     breaks.push(y);

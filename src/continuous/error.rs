@@ -47,7 +47,11 @@ pub fn positive(key: &str, v: f64) -> Result<f64, ContinuousError> {
     if v.is_finite() && v > 0.0 {
         Ok(v)
     } else {
-        Err(ContinuousError::invalid(key, v, "must be a finite number > 0"))
+        Err(ContinuousError::invalid(
+            key,
+            v,
+            "must be a finite number > 0",
+        ))
     }
 }
 

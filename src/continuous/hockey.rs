@@ -36,8 +36,8 @@ pub fn lemma4(mu1: f64, s1: f64, mu2: f64, s2: f64, gamma: f64) -> Option<f64> {
     // ln f - ln g - ln gamma = a y^2 + b y + c, a > 0 when s1 > s2.
     let a = 0.5 / (s2 * s2) - 0.5 / (s1 * s1);
     let b = mu1 / (s1 * s1) - mu2 / (s2 * s2);
-    let c = -mu1 * mu1 / (2.0 * s1 * s1) + mu2 * mu2 / (2.0 * s2 * s2) + (s2 / s1).ln()
-        - gamma.ln();
+    let c =
+        -mu1 * mu1 / (2.0 * s1 * s1) + mu2 * mu2 / (2.0 * s2 * s2) + (s2 / s1).ln() - gamma.ln();
     let disc = b * b - 4.0 * a * c;
     if disc <= 0.0 {
         return Some(1.0 - gamma);

@@ -108,7 +108,12 @@ pub fn worst_delta(
     if let Prior::Discrete { points, .. } = prior {
         return points
             .iter()
-            .map(|&x| (x, divergences_at(prior, noise, eps, x).delta(eps, criterion)))
+            .map(|&x| {
+                (
+                    x,
+                    divergences_at(prior, noise, eps, x).delta(eps, criterion),
+                )
+            })
             .max_by(|a, b| a.1.value.total_cmp(&b.1.value))
             .expect("a discrete prior has points");
     }

@@ -250,9 +250,9 @@ impl Prior {
                 let (a, b) = p.central_interval(tail);
                 (acc.0.min(a), acc.1.max(b))
             }),
-            Prior::Discrete { points, .. } => points.iter().fold((f64::MAX, f64::MIN), |acc, &x| {
-                (acc.0.min(x), acc.1.max(x))
-            }),
+            Prior::Discrete { points, .. } => points
+                .iter()
+                .fold((f64::MAX, f64::MIN), |acc, &x| (acc.0.min(x), acc.1.max(x))),
         }
     }
 

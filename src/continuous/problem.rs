@@ -83,7 +83,12 @@ impl PriorSpec {
             "mixture" => {
                 let parts = need(&self.components, "components", k)?
                     .iter()
-                    .map(|c| Ok((need(&c.weight, "weight", "mixture component")?, c.build(base)?)))
+                    .map(|c| {
+                        Ok((
+                            need(&c.weight, "weight", "mixture component")?,
+                            c.build(base)?,
+                        ))
+                    })
                     .collect::<Result<Vec<_>, ContinuousError>>()?;
                 Prior::mixture(parts)
             }
@@ -106,7 +111,10 @@ impl PriorSpec {
                 };
                 Prior::histogram(&edges, &counts)
             }
-            "discrete" => Prior::discrete(need(&self.points, "points", k)?, need(&self.probs, "probs", k)?),
+            "discrete" => Prior::discrete(
+                need(&self.points, "points", k)?,
+                need(&self.probs, "probs", k)?,
+            ),
             other => Err(ContinuousError::invalid(
                 "prior.kind",
                 other,
@@ -123,12 +131,19 @@ pub fn read_column(path: &Path, column: &str) -> Result<Vec<f64>, ContinuousErro
         message,
     };
     let mut reader = csv::Reader::from_path(path).map_err(|e| read_err(e.to_string()))?;
-    let headers = reader.headers().map_err(|e| read_err(e.to_string()))?.clone();
+    let headers = reader
+        .headers()
+        .map_err(|e| read_err(e.to_string()))?
+        .clone();
     let idx = headers.iter().position(|h| h == column).ok_or_else(|| {
         ContinuousError::invalid(
             "column",
             column,
-            format!("not a column of {} (columns: {})", path.display(), headers.iter().collect::<Vec<_>>().join(", ")),
+            format!(
+                "not a column of {} (columns: {})",
+                path.display(),
+                headers.iter().collect::<Vec<_>>().join(", ")
+            ),
         )
     })?;
     let mut out = Vec::new();
@@ -146,7 +161,11 @@ pub fn read_column(path: &Path, column: &str) -> Result<Vec<f64>, ContinuousErro
 /// Counts of `data` in the bins `[edges[i], edges[i+1])` (the last bin closed); values outside
 /// the edges are an error (not silently dropped).
 pub fn bin_counts(data: &[f64], edges: &[f64]) -> Result<Vec<f64>, ContinuousError> {
-    if edges.len() < 2 || edges.windows(2).any(|w| !(w[0] < w[1])) {
+    if edges.len() < 2
+        || edges
+            .windows(2)
+            .any(|w| w[0].partial_cmp(&w[1]) != Some(std::cmp::Ordering::Less))
+    {
         return Err(ContinuousError::invalid(
             "prior.edges",
             format!("{edges:?}"),
@@ -163,7 +182,10 @@ pub fn bin_counts(data: &[f64], edges: &[f64]) -> Result<Vec<f64>, ContinuousErr
                 format!("outside the bin edges [{}, {last}]", edges[0]),
             ));
         }
-        let i = edges.partition_point(|&e| e <= v).saturating_sub(1).min(counts.len() - 1);
+        let i = edges
+            .partition_point(|&e| e <= v)
+            .saturating_sub(1)
+            .min(counts.len() - 1);
         counts[i] += 1.0;
     }
     Ok(counts)
@@ -208,7 +230,11 @@ pub fn mechanism(name: &str) -> Result<MechanismKind, ContinuousError> {
         "gaussian" => Ok(MechanismKind::Gaussian),
         "laplace" => Ok(MechanismKind::Laplace),
         "sampling" => Ok(MechanismKind::Sampling),
-        other => Err(ContinuousError::invalid("mechanism", other, "expected gaussian, laplace or sampling")),
+        other => Err(ContinuousError::invalid(
+            "mechanism",
+            other,
+            "expected gaussian, laplace or sampling",
+        )),
     }
 }
 
@@ -217,7 +243,11 @@ pub fn notion(name: &str) -> Result<Notion, ContinuousError> {
     match name {
         "lip" => Ok(Notion::Lip),
         "ldp" => Ok(Notion::Ldp),
-        other => Err(ContinuousError::invalid("notion", other, "expected lip or ldp")),
+        other => Err(ContinuousError::invalid(
+            "notion",
+            other,
+            "expected lip or ldp",
+        )),
     }
 }
 
@@ -226,7 +256,11 @@ pub fn criterion(name: &str) -> Result<Criterion, ContinuousError> {
     match name {
         "definition" => Ok(Criterion::Definition),
         "corollary-9" => Ok(Criterion::Corollary9),
-        other => Err(ContinuousError::invalid("criterion", other, "expected definition or corollary-9")),
+        other => Err(ContinuousError::invalid(
+            "criterion",
+            other,
+            "expected definition or corollary-9",
+        )),
     }
 }
 
@@ -251,7 +285,12 @@ pub fn load(path: &Path) -> Result<Request, ContinuousError> {
         range: spec.range.map(|[a, b]| (a, b)),
         sensitivity: spec.sensitivity,
         at: spec.at,
-        criterion: spec.criterion.as_deref().map(criterion).transpose()?.unwrap_or(Criterion::Definition),
+        criterion: spec
+            .criterion
+            .as_deref()
+            .map(criterion)
+            .transpose()?
+            .unwrap_or(Criterion::Definition),
     };
     request.validate()?;
     Ok(request)
@@ -266,22 +305,39 @@ pub fn parse_prior(text: &str) -> Result<Prior, ContinuousError> {
     if terms.len() > 1 || terms[0].contains('*') {
         let mut parts = Vec::new();
         for t in terms {
-            let (w, comp) = t.split_once('*').ok_or_else(|| bad("mixture terms are W*COMPONENT"))?;
-            let w: f64 = w.trim().parse().map_err(|_| bad("a mixture weight is not a number"))?;
+            let (w, comp) = t
+                .split_once('*')
+                .ok_or_else(|| bad("mixture terms are W*COMPONENT"))?;
+            let w: f64 = w
+                .trim()
+                .parse()
+                .map_err(|_| bad("a mixture weight is not a number"))?;
             parts.push((w, parse_prior(comp)?));
         }
         return Prior::mixture(parts);
     }
     let t = terms[0].trim();
-    let (name, rest) = t.split_once('(').ok_or_else(|| bad("expected NAME(ARGS)"))?;
+    let (name, rest) = t
+        .split_once('(')
+        .ok_or_else(|| bad("expected NAME(ARGS)"))?;
     let args = rest.strip_suffix(')').ok_or_else(|| bad("missing `)`"))?;
     if name.trim() == "discrete" {
         let mut points = Vec::new();
         let mut probs = Vec::new();
         for pair in args.split(',') {
-            let (x, p) = pair.split_once(':').ok_or_else(|| bad("discrete terms are X:P"))?;
-            points.push(x.trim().parse().map_err(|_| bad("a point is not a number"))?);
-            probs.push(p.trim().parse().map_err(|_| bad("a probability is not a number"))?);
+            let (x, p) = pair
+                .split_once(':')
+                .ok_or_else(|| bad("discrete terms are X:P"))?;
+            points.push(
+                x.trim()
+                    .parse()
+                    .map_err(|_| bad("a point is not a number"))?,
+            );
+            probs.push(
+                p.trim()
+                    .parse()
+                    .map_err(|_| bad("a probability is not a number"))?,
+            );
         }
         return Prior::discrete(points, probs);
     }
@@ -297,7 +353,9 @@ pub fn parse_prior(text: &str) -> Result<Prior, ContinuousError> {
         "normal" => Prior::normal(nums[0], nums[1]),
         "uniform" => Prior::uniform(nums[0], nums[1]),
         "laplace" => Prior::laplace(nums[0], nums[1]),
-        _ => Err(bad("expected normal, uniform, laplace, discrete or a mixture")),
+        _ => Err(bad(
+            "expected normal, uniform, laplace, discrete or a mixture",
+        )),
     }
 }
 

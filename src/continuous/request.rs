@@ -54,7 +54,11 @@ impl Request {
     pub fn validate(&self) -> Result<(), ContinuousError> {
         positive("epsilon", self.epsilon)?;
         if !(self.delta.is_finite() && (0.0..1.0).contains(&self.delta)) {
-            return Err(ContinuousError::invalid("delta", self.delta, "must be in [0, 1)"));
+            return Err(ContinuousError::invalid(
+                "delta",
+                self.delta,
+                "must be in [0, 1)",
+            ));
         }
         if let Some((lo, hi)) = self.range {
             if !(lo.is_finite() && hi.is_finite() && lo <= hi) {
@@ -102,7 +106,7 @@ impl Request {
         }
         if self.delta == 0.0
             && self.notion == Notion::Lip
-            && !(self.mechanism == MechanismKind::Laplace && !continuous)
+            && (self.mechanism != MechanismKind::Laplace || continuous)
         {
             return Err(ContinuousError::invalid(
                 "delta",
@@ -111,7 +115,9 @@ impl Request {
                  Gaussian and sampling mechanisms need delta > 0",
             ));
         }
-        if self.delta == 0.0 && self.notion == Notion::Ldp && self.mechanism == MechanismKind::Gaussian
+        if self.delta == 0.0
+            && self.notion == Notion::Ldp
+            && self.mechanism == MechanismKind::Gaussian
         {
             return Err(ContinuousError::invalid(
                 "delta",

@@ -69,7 +69,13 @@ pub fn equation19(prior: &[f64], eps: f64) -> Vec<Vec<f64>> {
     (0..prior.len())
         .map(|x| {
             (0..prior.len())
-                .map(|y| if x == y { 1.0 - (1.0 - prior[x]) * k } else { prior[y] * k })
+                .map(|y| {
+                    if x == y {
+                        1.0 - (1.0 - prior[x]) * k
+                    } else {
+                        prior[y] * k
+                    }
+                })
                 .collect()
         })
         .collect()
@@ -106,7 +112,10 @@ pub fn bp_lip_problem(
     let fmt = |v: &[f64]| {
         format!(
             "[{}]",
-            v.iter().map(|x| format!("{x:?}")).collect::<Vec<_>>().join(", ")
+            v.iter()
+                .map(|x| format!("{x:?}"))
+                .collect::<Vec<_>>()
+                .join(", ")
         )
     };
     let labels_text = labels
@@ -114,7 +123,11 @@ pub fn bp_lip_problem(
         .map(|l| format!("{l:?}"))
         .collect::<Vec<_>>()
         .join(", ");
-    let priors = vertices.iter().map(|v| fmt(v)).collect::<Vec<_>>().join(", ");
+    let priors = vertices
+        .iter()
+        .map(|v| fmt(v))
+        .collect::<Vec<_>>()
+        .join(", ");
     Ok(format!(
         "# eps-BP-LIP over a superset of the L1 ball of radius {radius} around the estimated prior\n\
          # (vertices l + (1 - sum l) e_k, l_x = max(0, phat_x - radius/2)): the designed channel is\n\

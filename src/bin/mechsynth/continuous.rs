@@ -70,7 +70,9 @@ fn pair(key: &str, text: &str) -> Result<(f64, f64)> {
         .collect::<Result<_, _>>()
         .map_err(|_| UsageError(format!("invalid `{key}` = {text}: expected LO,HI")))?;
     if v.len() != 2 {
-        bail!(UsageError(format!("invalid `{key}` = {text}: expected LO,HI")));
+        bail!(UsageError(format!(
+            "invalid `{key}` = {text}: expected LO,HI"
+        )));
     }
     Ok((v[0], v[1]))
 }
@@ -84,13 +86,21 @@ fn request(args: &ContinuousArgs) -> Result<Request> {
         (Some(_), Some(_)) => bail!(UsageError("give --prior or --data, not both".into())),
         (Some(p), None) => Some(problem::parse_prior(p).map_err(bad)?),
         (None, Some(path)) => {
-            let column = args.column.as_deref().ok_or_else(|| UsageError("--data needs --column".into()))?;
-            let edges_text = args.edges.as_deref().ok_or_else(|| UsageError("--data needs --edges".into()))?;
+            let column = args
+                .column
+                .as_deref()
+                .ok_or_else(|| UsageError("--data needs --column".into()))?;
+            let edges_text = args
+                .edges
+                .as_deref()
+                .ok_or_else(|| UsageError("--data needs --edges".into()))?;
             let edges: Vec<f64> = edges_text
                 .split(',')
                 .map(|t| t.trim().parse::<f64>())
                 .collect::<Result<_, _>>()
-                .map_err(|_| UsageError(format!("invalid `--edges` = {edges_text}: not numbers")))?;
+                .map_err(|_| {
+                    UsageError(format!("invalid `--edges` = {edges_text}: not numbers"))
+                })?;
             let data = read_column(path, column).map_err(bad)?;
             Some(Prior::histogram(&edges, &bin_counts(&data, &edges).map_err(bad)?).map_err(bad)?)
         }
@@ -105,9 +115,12 @@ fn request(args: &ContinuousArgs) -> Result<Request> {
         }
         (None, Some(p)) => Request {
             prior: p,
-            mechanism: problem::mechanism(args.mechanism.as_deref().unwrap_or("gaussian")).map_err(bad)?,
+            mechanism: problem::mechanism(args.mechanism.as_deref().unwrap_or("gaussian"))
+                .map_err(bad)?,
             notion: problem::notion(args.notion.as_deref().unwrap_or("lip")).map_err(bad)?,
-            epsilon: args.epsilon.ok_or_else(|| UsageError("--epsilon is required without a file".into()))?,
+            epsilon: args
+                .epsilon
+                .ok_or_else(|| UsageError("--epsilon is required without a file".into()))?,
             delta: args.delta.unwrap_or(0.0),
             range: None,
             sensitivity: None,
@@ -139,7 +152,12 @@ fn request(args: &ContinuousArgs) -> Result<Request> {
 fn table(report: &Report) -> String {
     let mut out = format!(
         "{:?} mechanism under {:?} (criterion {:?}), eps = {}, delta = {}; `achieved` is {}\n",
-        report.mechanism, report.notion, report.criterion, report.epsilon, report.delta, report.measure
+        report.mechanism,
+        report.notion,
+        report.criterion,
+        report.epsilon,
+        report.delta,
+        report.measure
     );
     out += &format!(
         "{:<30} {:>13} {:>12} {:>9} {:>7} {:>8} {:>12} {:>12}\n",
@@ -148,7 +166,14 @@ fn table(report: &Report) -> String {
     for r in &report.rows {
         out += &format!(
             "{:<30} {:>13.6} {:>12.4e} {:>9.1e} {:>7} {:>8.4} {:>12.6} {:>12.6}\n",
-            r.method, r.parameter, r.achieved, r.error, r.verdict, r.ratio, r.release_mse, r.posterior_mse
+            r.method,
+            r.parameter,
+            r.achieved,
+            r.error,
+            r.verdict,
+            r.ratio,
+            r.release_mse,
+            r.posterior_mse
         );
     }
     for n in &report.notes {
@@ -158,11 +183,21 @@ fn table(report: &Report) -> String {
 }
 
 fn csv(report: &Report) -> String {
-    let mut out = "method,source,parameter,achieved,error,verdict,ratio,release_mse,posterior_mse\n".to_string();
+    let mut out =
+        "method,source,parameter,achieved,error,verdict,ratio,release_mse,posterior_mse\n"
+            .to_string();
     for r in &report.rows {
         out += &format!(
             "{},\"{}\",{},{},{},{},{},{},{}\n",
-            r.method, r.source, r.parameter, r.achieved, r.error, r.verdict, r.ratio, r.release_mse, r.posterior_mse
+            r.method,
+            r.source,
+            r.parameter,
+            r.achieved,
+            r.error,
+            r.verdict,
+            r.ratio,
+            r.release_mse,
+            r.posterior_mse
         );
     }
     out

@@ -51,7 +51,8 @@ fn pmf(key: &str, text: &str, size: usize) -> Result<Vec<f64>> {
         .collect::<Result<_, _>>()
         .map_err(|_| UsageError(format!("invalid `{key}` = {text}: not numbers")))?;
     let sum: f64 = v.iter().sum();
-    if v.len() != size || v.iter().any(|p| !(p.is_finite() && *p > 0.0)) || (sum - 1.0).abs() > 1e-9 {
+    if v.len() != size || v.iter().any(|p| !(p.is_finite() && *p > 0.0)) || (sum - 1.0).abs() > 1e-9
+    {
         bail!(UsageError(format!(
             "invalid `{key}` = {text}: needs {size} positive probabilities summing to 1 (sum {sum})"
         )));
@@ -79,7 +80,10 @@ struct Out {
 /// Run `transfer`.
 pub fn run(args: TransferArgs) -> Result<u8> {
     if !(args.beta > 0.0 && args.beta < 1.0) {
-        bail!(UsageError(format!("invalid `--beta` = {}: must be in (0, 1)", args.beta)));
+        bail!(UsageError(format!(
+            "invalid `--beta` = {}: must be in (0, 1)",
+            args.beta
+        )));
     }
     let model = Model::load(&args.channel)?;
     let size = model.inputs();
@@ -87,36 +91,61 @@ pub fn run(args: TransferArgs) -> Result<u8> {
         (Some(_), Some(_)) => bail!(UsageError("give --prior or --data, not both".into())),
         (Some(p), None) => (pmf("--prior", p, size)?, args.samples),
         (None, Some(path)) => {
-            let column = args.column.as_deref().ok_or_else(|| UsageError("--data needs --column".into()))?;
+            let column = args
+                .column
+                .as_deref()
+                .ok_or_else(|| UsageError("--data needs --column".into()))?;
             let mut reader = csv::Reader::from_path(path)?;
-            let idx = reader.headers()?.iter().position(|h| h == column).ok_or_else(|| {
-                UsageError(format!("invalid `--column` = {column}: not a column of {}", path.display()))
-            })?;
+            let idx = reader
+                .headers()?
+                .iter()
+                .position(|h| h == column)
+                .ok_or_else(|| {
+                    UsageError(format!(
+                        "invalid `--column` = {column}: not a column of {}",
+                        path.display()
+                    ))
+                })?;
             let labels = model.domain.labels();
             let mut counts = vec![0u64; size];
             for rec in reader.records() {
                 let rec = rec?;
                 let v = rec.get(idx).unwrap_or("").trim();
                 let i = labels.iter().position(|l| l == v).ok_or_else(|| {
-                    UsageError(format!("invalid value `{v}` in column {column}: not a domain label"))
+                    UsageError(format!(
+                        "invalid value `{v}` in column {column}: not a domain label"
+                    ))
                 })?;
                 counts[i] += 1;
             }
             let total: u64 = counts.iter().sum();
             if total == 0 || counts.contains(&0) {
-                bail!(UsageError("the data must hold every domain label at least once".into()));
+                bail!(UsageError(
+                    "the data must hold every domain label at least once".into()
+                ));
             }
-            (counts.iter().map(|&c| c as f64 / total as f64).collect(), Some(total))
+            (
+                counts.iter().map(|&c| c as f64 / total as f64).collect(),
+                Some(total),
+            )
         }
         (None, None) => (model.domain.prior().to_vec(), args.samples),
     };
-    let truth = args.true_prior.as_deref().map(|t| pmf("--true-prior", t, size)).transpose()?;
+    let truth = args
+        .true_prior
+        .as_deref()
+        .map(|t| pmf("--true-prior", t, size))
+        .transpose()?;
     let channel = &model.channel;
     let leak_hat = lip_leakage(channel, std::slice::from_ref(&phat));
-    let leak_true = truth.as_ref().map(|t| lip_leakage(channel, std::slice::from_ref(t)));
+    let leak_true = truth
+        .as_ref()
+        .map(|t| lip_leakage(channel, std::slice::from_ref(t)));
     let eta3 = truth.as_ref().map(|t| tr::lemma3_eta(&phat, t));
     let radius = n.map(|n| tr::corollary7_radius(n, size, args.beta));
-    let data_c = radius.map(|r| tr::p_min(&phat) - 0.5 * r).filter(|c| *c > 0.0);
+    let data_c = radius
+        .map(|r| tr::p_min(&phat) - 0.5 * r)
+        .filter(|c| *c > 0.0);
     let out = Out {
         estimated_prior: phat.clone(),
         samples: n,
@@ -125,35 +154,56 @@ pub fn run(args: TransferArgs) -> Result<u8> {
         lemma3_eta: eta3,
         leakage_true: leak_true,
         bound12: eta3.map(|e| tr::bound12(leak_hat, e, tr::p_min(&phat))),
-        corollary6_threshold: truth.as_ref().map(|t| tr::corollary6_threshold(leak_hat, tr::p_min(&phat), tr::p_min(t))),
+        corollary6_threshold: truth
+            .as_ref()
+            .map(|t| tr::corollary6_threshold(leak_hat, tr::p_min(&phat), tr::p_min(t))),
         corollary7_radius: radius,
         corollary7_eta_true_c: match (n, &truth) {
-            (Some(n), Some(t)) => Some(tr::corollary7_eta(n, size, args.beta, tr::p_min(&phat).min(tr::p_min(t)))),
+            (Some(n), Some(t)) => Some(tr::corollary7_eta(
+                n,
+                size,
+                args.beta,
+                tr::p_min(&phat).min(tr::p_min(t)),
+            )),
             _ => None,
         },
-        corollary7_eta_data_c: n.zip(data_c).map(|(n, c)| tr::corollary7_eta(n, size, args.beta, c)),
-        corollary7_bound: n.zip(data_c).map(|(n, c)| leak_hat + tr::corollary7_eta(n, size, args.beta, c)),
+        corollary7_eta_data_c: n
+            .zip(data_c)
+            .map(|(n, c)| tr::corollary7_eta(n, size, args.beta, c)),
+        corollary7_bound: n
+            .zip(data_c)
+            .map(|(n, c)| leak_hat + tr::corollary7_eta(n, size, args.beta, c)),
         corollary8_eta: match (&truth, &args.family) {
             (Some(t), Some(f)) => {
-                let fam = f.split(';').map(|p| pmf("--family", p, size)).collect::<Result<Vec<_>>>()?;
+                let fam = f
+                    .split(';')
+                    .map(|p| pmf("--family", p, size))
+                    .collect::<Result<Vec<_>>>()?;
                 Some(tr::corollary8_eta(t, &fam))
             }
             _ => None,
         },
     };
     if let (Some(eps), Some(path)) = (args.design_epsilon, &args.emit_problem) {
-        let r = radius.ok_or_else(|| UsageError("--emit-problem needs --samples or --data".into()))?;
+        let r =
+            radius.ok_or_else(|| UsageError("--emit-problem needs --samples or --data".into()))?;
         let text = tr::bp_lip_problem(model.domain.labels(), &phat, r, eps)?;
         crate::common::check_output_path(path, &args.channel, false)?;
         emit(&text, Some(path))?;
     } else if args.design_epsilon.is_some() || args.emit_problem.is_some() {
-        bail!(UsageError("--design-epsilon and --emit-problem go together".into()));
+        bail!(UsageError(
+            "--design-epsilon and --emit-problem go together".into()
+        ));
     }
     let text = match args.format {
         Format::Json => serde_json::to_string_pretty(&out)? + "\n",
         Format::Table | Format::Csv => {
             let v = serde_json::to_value(&out)?;
-            let mut s = if matches!(args.format, Format::Csv) { "quantity,value\n".to_string() } else { String::new() };
+            let mut s = if matches!(args.format, Format::Csv) {
+                "quantity,value\n".to_string()
+            } else {
+                String::new()
+            };
             for (k, val) in v.as_object().expect("struct") {
                 if val.is_null() {
                     continue;
