@@ -60,7 +60,7 @@ fn corollary7_fails_less_often_than_beta() {
         let (mut bound_fails, mut tv_fails) = (0u32, 0u32);
         for _ in 0..trials {
             let phat = empirical(&mut rng, &truth, n);
-            if phat.iter().any(|&p| p == 0.0) {
+            if phat.contains(&0.0) {
                 continue;
             }
             let channel = Channel::new(tr::equation19(&phat, eps)).unwrap();
@@ -119,6 +119,6 @@ fn confidence_vertices_cover_the_l1_ball_and_the_design_holds_there() {
             let lower = vertices.iter().map(|v| v[x]).fold(f64::INFINITY, f64::min);
             assert!(p[x] >= lower - 1e-12);
         }
-        assert!(lip_leakage(&channel, &[p.clone()]) <= 1.0 + 1e-6, "{p:?}");
+        assert!(lip_leakage(&channel, std::slice::from_ref(&p)) <= 1.0 + 1e-6, "{p:?}");
     }
 }
