@@ -166,3 +166,45 @@ fn transfer_reports_bounds_above_the_exact_leakage() {
     let bad = run(&["transfer", ch.to_str().unwrap(), "--prior", "0.3,0.6"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn histogram_prior_from_csv_and_time_limit() {
+    let dir = std::env::temp_dir().join(format!("mechsynth-hist-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("data.csv");
+    let rows: String = (0..400)
+        .map(|i| format!("{}\n", f64::from(i % 97) * 0.5))
+        .collect();
+    std::fs::write(&data, format!("value\n{rows}")).unwrap();
+    let base = [
+        "continuous",
+        "--data",
+        data.to_str().unwrap(),
+        "--column",
+        "value",
+        "--edges",
+        "0,10,20,30,50",
+        "--epsilon",
+        "1",
+        "--delta",
+        "1e-3",
+        "--range",
+        "0,50",
+    ];
+    let o = run(&base);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("analytic Gaussian"));
+    let mut limited = base.to_vec();
+    limited.extend(["--time-limit", "0.000001"]);
+    assert_eq!(run(&limited).status.code(), Some(4));
+    let mut bad_column = base.to_vec();
+    bad_column[4] = "nope";
+    let o = run(&bad_column);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("nope"));
+}

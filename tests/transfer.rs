@@ -75,6 +75,9 @@ fn corollary7_fails_less_often_than_beta() {
                 tv_fails += 1;
             }
         }
+        eprintln!(
+            "n = {n}: Cor. 7 failures {bound_fails}/{trials}, TV-radius failures {tv_fails}/{trials}"
+        );
         // One-sided 99.9% binomial bound: beta T + 3.1 sqrt(beta (1 - beta) T).
         let limit =
             beta * f64::from(trials) + 3.1 * (beta * (1.0 - beta) * f64::from(trials)).sqrt();
@@ -119,6 +122,33 @@ fn confidence_vertices_cover_the_l1_ball_and_the_design_holds_there() {
             let lower = vertices.iter().map(|v| v[x]).fold(f64::INFINITY, f64::min);
             assert!(p[x] >= lower - 1e-12);
         }
-        assert!(lip_leakage(&channel, std::slice::from_ref(&p)) <= 1.0 + 1e-6, "{p:?}");
+        assert!(
+            lip_leakage(&channel, std::slice::from_ref(&p)) <= 1.0 + 1e-6,
+            "{p:?}"
+        );
+    }
+}
+
+#[test]
+fn corollary6_as_printed_misses_the_third_term_and_the_log_fixes_it() {
+    // P1 = (0.5, 0.5), P2 = (0.2, 0.8), eps = 1: TV = 0.3, c = 0.2, eta = ln 2.5.
+    let (p1, p2, eps) = ([0.5, 0.5], [0.2, 0.8], 1.0);
+    let tv = tr::total_variation(&p1, &p2);
+    let eta = tr::lemma3_eta(&p1, &p2);
+    let third = ((f64::exp(eps) - 1.0 + 0.5) / 0.5).ln();
+    // As printed: TV is under the threshold, yet eta + eps (1.916) is not the smallest term.
+    assert!(tv <= tr::corollary6_threshold(eps, 0.5, 0.2));
+    assert!(
+        eta + eps > third && (eta + eps - 1.9163).abs() < 1e-4 && (third - 1.4899).abs() < 1e-4
+    );
+    assert!(tr::bound12(eps, eta, 0.5) < eta + eps);
+    // With the logarithm, the threshold agrees with the direct comparison on a grid.
+    for i in 1..40 {
+        let t = 0.5 * f64::from(i) / 40.0;
+        let q = [0.5 - t, 0.5 + t];
+        let (tv, eta) = (tr::total_variation(&p1, &q), tr::lemma3_eta(&p1, &q));
+        let smallest = eta + eps <= (2.0 * eps).min(third) + 1e-12;
+        let predicted = tv <= tr::corollary6_threshold_with_log(eps, 0.5, 0.5 - t) + 1e-12;
+        assert_eq!(smallest, predicted, "t = {t}");
     }
 }

@@ -120,38 +120,74 @@ fn target(req: &Request) -> f64 {
 /// Numerically calibrated parameter for a criterion: the smallest noise (largest lambda) whose
 /// measured quantity plus its error bound is at most the target.
 pub fn numerical(req: &Request, criterion: Criterion) -> Result<f64, ContinuousError> {
+    numerical_within(req, criterion, &Limits::default())
+}
+
+/// A time limit and a progress callback (called with the number of evaluations and the
+/// parameter just evaluated).
+#[derive(Default)]
+pub struct Limits<'a> {
+    /// Stop with [`ContinuousError::TimeLimit`] at this instant (the limit in seconds is the
+    /// second element, for the message).
+    pub deadline: Option<(std::time::Instant, f64)>,
+    /// Progress callback.
+    pub progress: Option<&'a dyn Fn(usize, f64)>,
+}
+
+/// [`numerical`] under [`Limits`].
+pub fn numerical_within(
+    req: &Request,
+    criterion: Criterion,
+    limits: &Limits,
+) -> Result<f64, ContinuousError> {
     req.validate()?;
     let t = target(req);
     if req.mechanism == MechanismKind::Sampling {
         return Ok(sampling::calibrate(req.epsilon, req.delta, criterion));
     }
+    let mut evaluations = 0usize;
     let feasible = |s: f64| {
+        if let Some((deadline, seconds)) = limits.deadline {
+            if std::time::Instant::now() > deadline {
+                return Err(ContinuousError::TimeLimit(seconds));
+            }
+        }
+        evaluations += 1;
+        if let Some(p) = limits.progress {
+            p(evaluations, s);
+        }
         let m = measure_with(req, s, criterion);
-        m.value + m.error <= t
+        Ok(m.value + m.error <= t)
     };
     let start = req
         .sensitivity()
         .unwrap_or_else(|| req.prior.variance().sqrt());
-    cf::smallest_scale_to(feasible, start, CALIBRATION_WIDTH)
+    cf::try_smallest_scale(feasible, start, CALIBRATION_WIDTH)
 }
 
 /// Calibrate: numerical rows first, then every closed form that applies.
 pub fn calibrate(req: &Request) -> Result<Report, ContinuousError> {
+    calibrate_within(req, &Limits::default())
+}
+
+/// [`calibrate`] under [`Limits`] (the limit applies to each numerical calibration).
+pub fn calibrate_within(req: &Request, limits: &Limits) -> Result<Report, ContinuousError> {
     req.validate()?;
     let eps = req.epsilon;
-    let best = numerical(req, req.criterion)?;
-    let mut candidates: Vec<(String, String, f64)> = vec![(
-        format!("numerical ({})", criterion_name(req.criterion)),
-        "bisection on the quadrature".into(),
-        best,
-    )];
+    let best = numerical_within(req, req.criterion, limits)?;
+    let label = match req.notion {
+        Notion::Lip => format!("numerical ({})", criterion_name(req.criterion)),
+        Notion::Ldp => "numerical (Def. 1)".to_string(),
+    };
+    let mut candidates: Vec<(String, String, f64)> =
+        vec![(label, "bisection on the quadrature".into(), best)];
     let mut notes = Vec::new();
     let lip = req.notion == Notion::Lip;
     if lip && req.delta > 0.0 && req.criterion == Criterion::Definition {
         candidates.push((
             "numerical (Cor. 9)".into(),
             "bisection on the quadrature".into(),
-            numerical(req, Criterion::Corollary9)?,
+            numerical_within(req, Criterion::Corollary9, limits)?,
         ));
     }
     let sens = req.sensitivity();

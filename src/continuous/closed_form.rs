@@ -100,9 +100,19 @@ pub fn smallest_scale_to(
     start: f64,
     width: f64,
 ) -> Result<f64, ContinuousError> {
+    try_smallest_scale(|s| Ok(feasible(s)), start, width)
+}
+
+/// [`smallest_scale_to`] with a fallible test (a time limit, for instance), whose error ends
+/// the search.
+pub fn try_smallest_scale(
+    mut feasible: impl FnMut(f64) -> Result<bool, ContinuousError>,
+    start: f64,
+    width: f64,
+) -> Result<f64, ContinuousError> {
     let mut hi = start;
     let mut steps = 0;
-    while !feasible(hi) {
+    while !feasible(hi)? {
         hi *= 2.0;
         steps += 1;
         if steps > BRACKET_STEPS || !hi.is_finite() {
@@ -113,7 +123,7 @@ pub fn smallest_scale_to(
     }
     let mut lo = hi / 2.0;
     steps = 0;
-    while feasible(lo) {
+    while feasible(lo)? {
         hi = lo;
         lo /= 2.0;
         steps += 1;
@@ -123,7 +133,7 @@ pub fn smallest_scale_to(
     }
     while hi / lo > 1.0 + width {
         let mid = (lo * hi).sqrt();
-        if feasible(mid) {
+        if feasible(mid)? {
             hi = mid;
         } else {
             lo = mid;

@@ -16,6 +16,9 @@ pub enum ContinuousError {
     /// The request is well formed but no noise level meets it (e.g. delta = 0 for a Gaussian).
     #[error("no noise level meets the target: {0}")]
     Infeasible(String),
+    /// The time limit ran out before the calibration finished.
+    #[error("time limit of {0:.1} s reached during the calibration")]
+    TimeLimit(f64),
     /// A file could not be read or parsed.
     #[error("cannot read {path}: {message}")]
     Read {
@@ -38,7 +41,10 @@ impl ContinuousError {
 
     /// Whether the error is the caller's input (exit code 2) rather than a runtime failure.
     pub fn is_bad_input(&self) -> bool {
-        !matches!(self, ContinuousError::Infeasible(_))
+        !matches!(
+            self,
+            ContinuousError::Infeasible(_) | ContinuousError::TimeLimit(_)
+        )
     }
 }
 

@@ -39,6 +39,14 @@ pub fn corollary6_threshold(eps: f64, p1_min: f64, p2_min: f64) -> f64 {
     p1_min.min(p2_min) * (eps.min(phi).exp() - 1.0)
 }
 
+/// Corollary 6 with the logarithm the derivation needs, `Phi = ln((e^eps - 1 + P1_min)/P1_min)
+/// - eps`: `eta + eps` is the smallest term of (12) exactly when `D_TV <= c (e^{min(eps, Phi)} - 1)`
+/// (with `eta = ln(1 + D_TV / c)`, `c = min(P1_min, P2_min)`).
+pub fn corollary6_threshold_with_log(eps: f64, p1_min: f64, p2_min: f64) -> f64 {
+    let phi = ((eps.exp() - 1.0 + p1_min) / p1_min).ln() - eps;
+    p1_min.min(p2_min) * (eps.min(phi).exp() - 1.0)
+}
+
 /// Corollary 7's L1 radius `Delta_bar = sqrt(2 (|X| - ln beta) / n)`.
 pub fn corollary7_radius(n: u64, size: usize, beta: f64) -> f64 {
     (2.0 * (size as f64 - beta.ln()) / n as f64).sqrt()

@@ -3,8 +3,9 @@
 
 use crate::common::{emit, Format, UsageError};
 use anyhow::{bail, Result};
+use mechsynth::continuous::calibrate::{calibrate_within, Limits};
 use mechsynth::continuous::problem::{self, bin_counts, read_column};
-use mechsynth::continuous::{calibrate, ContinuousError, Prior, Report, Request};
+use mechsynth::continuous::{ContinuousError, Prior, Report, Request};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -50,6 +51,9 @@ pub struct ContinuousArgs {
     /// Exit 6 when a published closed form fails to meet the target.
     #[arg(long)]
     verify: bool,
+    /// Stop after this many seconds (exit 4).
+    #[arg(long)]
+    time_limit: Option<f64>,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
@@ -203,16 +207,41 @@ fn csv(report: &Report) -> String {
     out
 }
 
-/// Run `continuous`; exit 3 when no noise meets the target, 6 with --verify when a published
-/// closed form fails.
+/// Run `continuous`; exit 3 when no noise meets the target, 4 when the time limit runs out, 6
+/// with --verify when a published closed form fails.
 pub fn run(args: ContinuousArgs) -> Result<u8> {
     let req = request(&args)?;
     let started = std::time::Instant::now();
-    let report = match calibrate(&req) {
+    let deadline = match args.time_limit {
+        Some(t) if t.is_finite() && t > 0.0 => {
+            Some((started + std::time::Duration::from_secs_f64(t), t))
+        }
+        Some(t) => bail!(UsageError(format!(
+            "invalid `--time-limit` = {t}: must be > 0"
+        ))),
+        None => None,
+    };
+    let last = std::cell::Cell::new(0.0f64);
+    let progress = |n: usize, s: f64| {
+        let t = started.elapsed().as_secs_f64();
+        if t > 2.0 && t - last.get() > 0.5 {
+            last.set(t);
+            eprintln!("calibrating: {n} evaluations, {t:.1} s, trying {s:.6}");
+        }
+    };
+    let limits = Limits {
+        deadline,
+        progress: Some(&progress),
+    };
+    let report = match calibrate_within(&req, &limits) {
         Ok(r) => r,
         Err(ContinuousError::Infeasible(m)) => {
             eprintln!("error: no noise level meets the target: {m}");
             return Ok(3);
+        }
+        Err(e @ ContinuousError::TimeLimit(_)) => {
+            eprintln!("error: {e}");
+            return Ok(4);
         }
         Err(e) => return Err(bad(e)),
     };

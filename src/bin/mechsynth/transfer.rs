@@ -70,6 +70,7 @@ struct Out {
     leakage_true: Option<f64>,
     bound12: Option<f64>,
     corollary6_threshold: Option<f64>,
+    corollary6_threshold_with_log: Option<f64>,
     corollary7_radius: Option<f64>,
     corollary7_eta_true_c: Option<f64>,
     corollary7_eta_data_c: Option<f64>,
@@ -157,6 +158,9 @@ pub fn run(args: TransferArgs) -> Result<u8> {
         corollary6_threshold: truth
             .as_ref()
             .map(|t| tr::corollary6_threshold(leak_hat, tr::p_min(&phat), tr::p_min(t))),
+        corollary6_threshold_with_log: truth
+            .as_ref()
+            .map(|t| tr::corollary6_threshold_with_log(leak_hat, tr::p_min(&phat), tr::p_min(t))),
         corollary7_radius: radius,
         corollary7_eta_true_c: match (n, &truth) {
             (Some(n), Some(t)) => Some(tr::corollary7_eta(
