@@ -215,7 +215,7 @@ pub fn run(args: TransferArgs) -> Result<u8> {
                 s += &if matches!(args.format, Format::Csv) {
                     format!("{k},\"{val}\"\n")
                 } else {
-                    format!("{k:<24} {val}\n")
+                    format!("{k:<30} {val}\n")
                 };
             }
             s
