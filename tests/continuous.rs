@@ -269,3 +269,74 @@ fn divergences_match_lemma4_for_a_normal_prior() {
     assert!((d.forward.value - fwd).abs() <= d.forward.error + DENSITY_AGREEMENT);
     assert!((d.backward.value - bwd).abs() <= d.backward.error + DENSITY_AGREEMENT);
 }
+
+/// Agreement of the Gauss–Kronrod divergences with a plain midpoint sum on a fine grid.
+const RIEMANN_AGREEMENT: f64 = 1e-5;
+
+#[test]
+fn divergences_for_a_mixture_prior_match_a_midpoint_sum_from_the_definition() {
+    let prior = Prior::mixture(vec![
+        (0.6, Prior::normal(-1.0, 0.7).unwrap()),
+        (0.4, Prior::uniform(0.5, 2.5).unwrap()),
+    ])
+    .unwrap();
+    for noise in [Noise::Gaussian(0.9), Noise::Laplace(0.6)] {
+        for x in [-2.0, 0.3, 2.4] {
+            let eps: f64 = 0.8;
+            let d = divergences_at(&prior, &noise, eps, x);
+            // Independent: f_Y by a midpoint sum over x' too (no closed form, no adaptivity).
+            let (lo, hi, steps) = (-25.0, 25.0, 10_000);
+            let h = (hi - lo) / f64::from(steps);
+            // Cells aligned with the uniform component's jumps at 0.5 and 2.5.
+            let inner_steps = 9000;
+            let (a, b) = (-6.5, 2.5);
+            let hx = (b - a) / f64::from(inner_steps);
+            let f_y = |y: f64| -> f64 {
+                (0..inner_steps)
+                    .map(|j| {
+                        let t = a + (f64::from(j) + 0.5) * hx;
+                        prior.pdf(t) * noise.pdf(y - t) * hx
+                    })
+                    .sum()
+            };
+            let (mut fwd, mut bwd) = (0.0, 0.0);
+            for i in 0..steps {
+                let y = lo + (f64::from(i) + 0.5) * h;
+                let (p, q) = (noise.pdf(y - x), f_y(y));
+                fwd += (p - eps.exp() * q).max(0.0) * h;
+                bwd += (q - eps.exp() * p).max(0.0) * h;
+            }
+            assert!(
+                (d.forward.value - fwd).abs() < RIEMANN_AGREEMENT,
+                "{noise:?} x={x}: {} vs {fwd}",
+                d.forward.value
+            );
+            assert!(
+                (d.backward.value - bwd).abs() < RIEMANN_AGREEMENT,
+                "{noise:?} x={x}: {} vs {bwd}",
+                d.backward.value
+            );
+        }
+    }
+}
+
+#[test]
+fn no_smaller_noise_meets_the_target_on_a_scan() {
+    // The bisection assumes the loss decreases with the noise; scan below the optimum.
+    let req = request(
+        Prior::normal(0.0, 5.0).unwrap(),
+        MechanismKind::Gaussian,
+        Notion::Lip,
+        1.0,
+        1e-4,
+    );
+    let best = mechsynth::continuous::calibrate::numerical(&req, req.criterion).unwrap();
+    for k in 1..40 {
+        let s = best * f64::from(k) / 40.0;
+        let m = mechsynth::continuous::calibrate::measure(&req, s);
+        assert!(
+            m.value - m.error > req.delta,
+            "sigma {s} meets the target below {best}"
+        );
+    }
+}
