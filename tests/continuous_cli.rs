@@ -208,3 +208,31 @@ fn histogram_prior_from_csv_and_time_limit() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("nope"));
 }
+
+#[test]
+fn transfer_simulation_of_fig6c_decreases_with_n_and_never_exceeds_corollary7() {
+    let o = run(&[
+        "transfer",
+        "--simulate",
+        "500",
+        "--true-prior",
+        "0.3,0.7",
+        "--beta",
+        "0.01",
+        "--sim-samples",
+        "20,200,2000",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rows = v.as_array().unwrap();
+    let means: Vec<f64> = rows.iter().map(|r| r["mean"].as_f64().unwrap()).collect();
+    assert!(means[0] > means[1] && means[1] > means[2], "{means:?}");
+    assert!(rows.iter().all(|r| r["failures"] == 0));
+}

@@ -17,11 +17,13 @@ pub mod lip;
 pub mod noise;
 pub mod normal;
 pub mod prior;
+pub mod prior_syntax;
 pub mod problem;
 pub mod quadrature;
 pub mod request;
 pub mod sampling;
 pub mod transfer;
+pub mod transfer_sim;
 pub mod utility;
 
 pub use calibrate::{calibrate, Report, Row};

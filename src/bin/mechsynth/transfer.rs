@@ -10,8 +10,8 @@ use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct TransferArgs {
-    /// The channel (a solve JSON report or a TOML `[channel]` file).
-    channel: PathBuf,
+    /// The channel (a solve JSON report or a TOML `[channel]` file); not needed with --simulate.
+    channel: Option<PathBuf>,
     /// The estimated prior, comma-separated (default: the channel file's domain prior).
     #[arg(long)]
     prior: Option<String>,
@@ -39,6 +39,16 @@ pub struct TransferArgs {
     /// Where to write the bp-lip problem file.
     #[arg(long)]
     emit_problem: Option<PathBuf>,
+    /// Simulate Fig. 6(c) with this many trials per n: eq. (19) designed for the empirical
+    /// prior of n samples from --true-prior, at --sim-epsilon; n from --sim-samples.
+    #[arg(long)]
+    simulate: Option<u32>,
+    /// eps of the simulated eq. (19) mechanism.
+    #[arg(long, default_value_t = 1.0)]
+    sim_epsilon: f64,
+    /// Sample sizes of the simulation, comma-separated.
+    #[arg(long, default_value = "10,100,1000,10000")]
+    sim_samples: String,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
@@ -86,7 +96,14 @@ pub fn run(args: TransferArgs) -> Result<u8> {
             args.beta
         )));
     }
-    let model = Model::load(&args.channel)?;
+    if let Some(trials) = args.simulate {
+        return simulate(&args, trials);
+    }
+    let channel_path = args
+        .channel
+        .clone()
+        .ok_or_else(|| UsageError("give the channel file (or --simulate)".into()))?;
+    let model = Model::load(&channel_path)?;
     let size = model.inputs();
     let (phat, n) = match (&args.prior, &args.data) {
         (Some(_), Some(_)) => bail!(UsageError("give --prior or --data, not both".into())),
@@ -192,7 +209,7 @@ pub fn run(args: TransferArgs) -> Result<u8> {
         let r =
             radius.ok_or_else(|| UsageError("--emit-problem needs --samples or --data".into()))?;
         let text = tr::bp_lip_problem(model.domain.labels(), &phat, r, eps)?;
-        crate::common::check_output_path(path, &args.channel, false)?;
+        crate::common::check_output_path(path, &channel_path, false)?;
         emit(&text, Some(path))?;
     } else if args.design_epsilon.is_some() || args.emit_problem.is_some() {
         bail!(UsageError(
@@ -217,6 +234,73 @@ pub fn run(args: TransferArgs) -> Result<u8> {
                 } else {
                     format!("{k:<30} {val}\n")
                 };
+            }
+            s
+        }
+    };
+    emit(&text, None)?;
+    Ok(0)
+}
+
+fn simulate(args: &TransferArgs, trials: u32) -> Result<u8> {
+    let truth_text = args
+        .true_prior
+        .as_deref()
+        .ok_or_else(|| UsageError("--simulate needs --true-prior".into()))?;
+    let size = truth_text.split(',').count();
+    let truth = pmf("--true-prior", truth_text, size)?;
+    if !(args.sim_epsilon.is_finite() && args.sim_epsilon > 0.0) {
+        bail!(UsageError(format!(
+            "invalid `--sim-epsilon` = {}: must be > 0",
+            args.sim_epsilon
+        )));
+    }
+    let ns: Vec<u64> = args
+        .sim_samples
+        .split(',')
+        .map(|t| t.trim().parse::<u64>().ok().filter(|&n| n > 0))
+        .collect::<Option<_>>()
+        .ok_or_else(|| {
+            UsageError(format!(
+                "invalid `--sim-samples` = {}: positive integers",
+                args.sim_samples
+            ))
+        })?;
+    let rows: Vec<_> = ns
+        .iter()
+        .map(|&n| {
+            mechsynth::continuous::transfer_sim::simulate(
+                &truth,
+                args.sim_epsilon,
+                n,
+                trials,
+                args.beta,
+                n,
+            )
+        })
+        .collect();
+    let text = match args.format {
+        Format::Json => serde_json::to_string_pretty(&rows)? + "\n",
+        Format::Csv => {
+            let mut s = "n,trials,skipped,mean,quantile,eta_mean,failures\n".to_string();
+            for r in &rows {
+                s += &format!(
+                    "{},{},{},{},{},{},{}\n",
+                    r.n, r.trials, r.skipped, r.mean, r.quantile, r.eta_mean, r.failures
+                );
+            }
+            s
+        }
+        Format::Table => {
+            let mut s = format!(
+                "{:>8} {:>7} {:>7} {:>12} {:>12} {:>12} {:>8}\n",
+                "n", "trials", "skipped", "mean Delta", "quantile", "Cor.7 eta", "failures"
+            );
+            for r in &rows {
+                s += &format!(
+                    "{:>8} {:>7} {:>7} {:>12.6} {:>12.6} {:>12.6} {:>8}\n",
+                    r.n, r.trials, r.skipped, r.mean, r.quantile, r.eta_mean, r.failures
+                );
             }
             s
         }
