@@ -340,3 +340,25 @@ fn no_smaller_noise_meets_the_target_on_a_scan() {
         );
     }
 }
+
+#[test]
+fn sampling_divergences_match_a_discretized_channel() {
+    use mechsynth::continuous::sampling;
+    // Uniform prior on m cells; the sampling mechanism is Q = lambda I + (1 - lambda) 1 p^T.
+    let m = 20_000;
+    let p = 1.0 / f64::from(m);
+    for (lambda, eps) in [(0.07f64, 2.0f64), (0.5, 0.3), (0.9, 1.0)] {
+        let g = eps.exp();
+        // x = cell 0; outputs: the same cell, and the m - 1 others.
+        let same = lambda + (1.0 - lambda) * p;
+        let other = (1.0 - lambda) * p;
+        let forward = (same - g * p).max(0.0) + f64::from(m - 1) * (other - g * p).max(0.0);
+        let backward = (p - g * same).max(0.0) + f64::from(m - 1) * (p - g * other).max(0.0);
+        let discrete = ((-eps).exp() * forward).max(backward);
+        let exact = sampling::delta(lambda, eps, Criterion::Definition);
+        assert!(
+            (discrete - exact).abs() < 10.0 * g * p,
+            "{lambda} {eps}: {discrete} vs {exact}"
+        );
+    }
+}
