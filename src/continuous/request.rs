@@ -91,6 +91,14 @@ impl Request {
             ));
         }
         let continuous = !self.prior.is_discrete();
+        if self.mechanism == MechanismKind::Sampling && !continuous {
+            return Err(ContinuousError::invalid(
+                "prior.kind",
+                "discrete",
+                "the sampling mechanism's divergences (and Prop. 2) assume a continuous prior \
+                 (no atom at the released value); use a continuous prior",
+            ));
+        }
         if self.notion == Notion::Lip
             && continuous
             && self.at.is_none()
