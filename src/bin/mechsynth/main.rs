@@ -7,10 +7,13 @@
 //! the overall time limit left points out); 5 no
 //! certified channel (solve) or a stated constraint does not hold (audit); 6 a published claim
 //! or theorem does not hold (verify). The collection subcommands (privatize, estimate,
-//! simulate, plan) exit 0, 1 or 2.
+//! simulate, plan) exit 0, 1 or 2; `continuous` exits 3 when no noise meets the target, 4 at
+//! its time limit, 6 with `--verify` when a closed form of the paper fails; `transfer` exits
+//! 0, 1 or 2.
 
 mod audit;
 mod common;
+mod continuous;
 mod curve;
 mod estimate;
 mod figures;
@@ -20,6 +23,7 @@ mod plan;
 mod privatize;
 mod simulate;
 mod solve;
+mod transfer;
 mod verify;
 
 use anyhow::Result;
@@ -63,6 +67,12 @@ enum Command {
     Curve(curve::CurveArgs),
     /// Regenerate every figure manifest's CSV and SVG (default: figures/ into figures/out/).
     Figures(figures::FiguresArgs),
+    /// Calibrate Gaussian, Laplace or sampling noise for continuous data under (eps, delta)-LIP
+    /// or LDP: numerically from the definition and by the published closed forms.
+    Continuous(continuous::ContinuousArgs),
+    /// The LIP a channel guarantees for the true prior when designed for an estimated one
+    /// (transferability bounds), and a bounded-prior design over the confidence set.
+    Transfer(transfer::TransferArgs),
 }
 
 fn main() -> ExitCode {
@@ -88,5 +98,7 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Plan(args) => plan::run(args),
         Command::Curve(args) => curve::run(args),
         Command::Figures(args) => figures::run(args),
+        Command::Continuous(args) => continuous::run(args),
+        Command::Transfer(args) => transfer::run(args),
     }
 }

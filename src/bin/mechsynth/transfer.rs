@@ -1,0 +1,310 @@
+//! `mechsynth transfer`: the LIP a channel guarantees for the true prior when it was designed
+//! for an estimated one (context-aware-lip Lemma 3, (12), Cor. 6, 7, 8).
+
+use crate::common::{emit, Format, UsageError};
+use anyhow::{bail, Result};
+use mechsynth::collect::Model;
+use mechsynth::continuous::transfer as tr;
+use mechsynth::privacy::lip_leakage;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct TransferArgs {
+    /// The channel (a solve JSON report or a TOML `[channel]` file); not needed with --simulate.
+    channel: Option<PathBuf>,
+    /// The estimated prior, comma-separated (default: the channel file's domain prior).
+    #[arg(long)]
+    prior: Option<String>,
+    /// Number of samples the prior was estimated from.
+    #[arg(long)]
+    samples: Option<u64>,
+    /// Estimate the prior from this CSV instead (values are the domain's labels).
+    #[arg(long)]
+    data: Option<PathBuf>,
+    /// The CSV column of --data.
+    #[arg(long)]
+    column: Option<String>,
+    /// A true prior to compare against (exact leakage and Lemma 3 / Cor. 8).
+    #[arg(long)]
+    true_prior: Option<String>,
+    /// A family of priors for Cor. 8, `;`-separated.
+    #[arg(long)]
+    family: Option<String>,
+    /// Confidence: the bounds hold with probability 1 - beta.
+    #[arg(long, default_value_t = 0.05)]
+    beta: f64,
+    /// Write a bp-lip problem over the confidence set, at this eps, to --emit-problem.
+    #[arg(long)]
+    design_epsilon: Option<f64>,
+    /// Where to write the bp-lip problem file.
+    #[arg(long)]
+    emit_problem: Option<PathBuf>,
+    /// Simulate Fig. 6(c) with this many trials per n: eq. (19) designed for the empirical
+    /// prior of n samples from --true-prior, at --sim-epsilon; n from --sim-samples.
+    #[arg(long)]
+    simulate: Option<u32>,
+    /// eps of the simulated eq. (19) mechanism.
+    #[arg(long, default_value_t = 1.0)]
+    sim_epsilon: f64,
+    /// Sample sizes of the simulation, comma-separated.
+    #[arg(long, default_value = "10,100,1000,10000")]
+    sim_samples: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    format: Format,
+}
+
+fn pmf(key: &str, text: &str, size: usize) -> Result<Vec<f64>> {
+    let v: Vec<f64> = text
+        .split(',')
+        .map(|t| t.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| UsageError(format!("invalid `{key}` = {text}: not numbers")))?;
+    let sum: f64 = v.iter().sum();
+    if v.len() != size || v.iter().any(|p| !(p.is_finite() && *p > 0.0)) || (sum - 1.0).abs() > 1e-9
+    {
+        bail!(UsageError(format!(
+            "invalid `{key}` = {text}: needs {size} positive probabilities summing to 1 (sum {sum})"
+        )));
+    }
+    Ok(v)
+}
+
+#[derive(serde::Serialize)]
+struct Out {
+    estimated_prior: Vec<f64>,
+    samples: Option<u64>,
+    beta: f64,
+    leakage_estimated: f64,
+    lemma3_eta: Option<f64>,
+    leakage_true: Option<f64>,
+    bound12: Option<f64>,
+    corollary6_threshold: Option<f64>,
+    corollary6_threshold_with_log: Option<f64>,
+    corollary7_radius: Option<f64>,
+    corollary7_eta_true_c: Option<f64>,
+    corollary7_eta_data_c: Option<f64>,
+    corollary7_bound: Option<f64>,
+    corollary8_eta: Option<f64>,
+}
+
+/// Run `transfer`.
+pub fn run(args: TransferArgs) -> Result<u8> {
+    if !(args.beta > 0.0 && args.beta < 1.0) {
+        bail!(UsageError(format!(
+            "invalid `--beta` = {}: must be in (0, 1)",
+            args.beta
+        )));
+    }
+    if let Some(trials) = args.simulate {
+        return simulate(&args, trials);
+    }
+    let channel_path = args
+        .channel
+        .clone()
+        .ok_or_else(|| UsageError("give the channel file (or --simulate)".into()))?;
+    let model = Model::load(&channel_path)?;
+    let size = model.inputs();
+    let (phat, n) = match (&args.prior, &args.data) {
+        (Some(_), Some(_)) => bail!(UsageError("give --prior or --data, not both".into())),
+        (Some(p), None) => (pmf("--prior", p, size)?, args.samples),
+        (None, Some(path)) => {
+            let column = args
+                .column
+                .as_deref()
+                .ok_or_else(|| UsageError("--data needs --column".into()))?;
+            let mut reader = csv::Reader::from_path(path)?;
+            let idx = reader
+                .headers()?
+                .iter()
+                .position(|h| h == column)
+                .ok_or_else(|| {
+                    UsageError(format!(
+                        "invalid `--column` = {column}: not a column of {}",
+                        path.display()
+                    ))
+                })?;
+            let labels = model.domain.labels();
+            let mut counts = vec![0u64; size];
+            for rec in reader.records() {
+                let rec = rec?;
+                let v = rec.get(idx).unwrap_or("").trim();
+                let i = labels.iter().position(|l| l == v).ok_or_else(|| {
+                    UsageError(format!(
+                        "invalid value `{v}` in column {column}: not a domain label"
+                    ))
+                })?;
+                counts[i] += 1;
+            }
+            let total: u64 = counts.iter().sum();
+            if total == 0 || counts.contains(&0) {
+                bail!(UsageError(
+                    "the data must hold every domain label at least once".into()
+                ));
+            }
+            (
+                counts.iter().map(|&c| c as f64 / total as f64).collect(),
+                Some(total),
+            )
+        }
+        (None, None) => (model.domain.prior().to_vec(), args.samples),
+    };
+    let truth = args
+        .true_prior
+        .as_deref()
+        .map(|t| pmf("--true-prior", t, size))
+        .transpose()?;
+    let channel = &model.channel;
+    let leak_hat = lip_leakage(channel, std::slice::from_ref(&phat));
+    let leak_true = truth
+        .as_ref()
+        .map(|t| lip_leakage(channel, std::slice::from_ref(t)));
+    let eta3 = truth.as_ref().map(|t| tr::lemma3_eta(&phat, t));
+    let radius = n.map(|n| tr::corollary7_radius(n, size, args.beta));
+    let data_c = radius
+        .map(|r| tr::p_min(&phat) - 0.5 * r)
+        .filter(|c| *c > 0.0);
+    let out = Out {
+        estimated_prior: phat.clone(),
+        samples: n,
+        beta: args.beta,
+        leakage_estimated: leak_hat,
+        lemma3_eta: eta3,
+        leakage_true: leak_true,
+        bound12: eta3.map(|e| tr::bound12(leak_hat, e, tr::p_min(&phat))),
+        corollary6_threshold: truth
+            .as_ref()
+            .map(|t| tr::corollary6_threshold(leak_hat, tr::p_min(&phat), tr::p_min(t))),
+        corollary6_threshold_with_log: truth
+            .as_ref()
+            .map(|t| tr::corollary6_threshold_with_log(leak_hat, tr::p_min(&phat), tr::p_min(t))),
+        corollary7_radius: radius,
+        corollary7_eta_true_c: match (n, &truth) {
+            (Some(n), Some(t)) => Some(tr::corollary7_eta(
+                n,
+                size,
+                args.beta,
+                tr::p_min(&phat).min(tr::p_min(t)),
+            )),
+            _ => None,
+        },
+        corollary7_eta_data_c: n
+            .zip(data_c)
+            .map(|(n, c)| tr::corollary7_eta(n, size, args.beta, c)),
+        corollary7_bound: n
+            .zip(data_c)
+            .map(|(n, c)| leak_hat + tr::corollary7_eta(n, size, args.beta, c)),
+        corollary8_eta: match (&truth, &args.family) {
+            (Some(t), Some(f)) => {
+                let fam = f
+                    .split(';')
+                    .map(|p| pmf("--family", p, size))
+                    .collect::<Result<Vec<_>>>()?;
+                Some(tr::corollary8_eta(t, &fam))
+            }
+            _ => None,
+        },
+    };
+    if let (Some(eps), Some(path)) = (args.design_epsilon, &args.emit_problem) {
+        let r =
+            radius.ok_or_else(|| UsageError("--emit-problem needs --samples or --data".into()))?;
+        let text = tr::bp_lip_problem(model.domain.labels(), &phat, r, eps)?;
+        crate::common::check_output_path(path, &channel_path, false)?;
+        emit(&text, Some(path))?;
+    } else if args.design_epsilon.is_some() || args.emit_problem.is_some() {
+        bail!(UsageError(
+            "--design-epsilon and --emit-problem go together".into()
+        ));
+    }
+    let text = match args.format {
+        Format::Json => serde_json::to_string_pretty(&out)? + "\n",
+        Format::Table | Format::Csv => {
+            let v = serde_json::to_value(&out)?;
+            let mut s = if matches!(args.format, Format::Csv) {
+                "quantity,value\n".to_string()
+            } else {
+                String::new()
+            };
+            for (k, val) in v.as_object().expect("struct") {
+                if val.is_null() {
+                    continue;
+                }
+                s += &if matches!(args.format, Format::Csv) {
+                    format!("{k},\"{val}\"\n")
+                } else {
+                    format!("{k:<30} {val}\n")
+                };
+            }
+            s
+        }
+    };
+    emit(&text, None)?;
+    Ok(0)
+}
+
+fn simulate(args: &TransferArgs, trials: u32) -> Result<u8> {
+    let truth_text = args
+        .true_prior
+        .as_deref()
+        .ok_or_else(|| UsageError("--simulate needs --true-prior".into()))?;
+    let size = truth_text.split(',').count();
+    let truth = pmf("--true-prior", truth_text, size)?;
+    if !(args.sim_epsilon.is_finite() && args.sim_epsilon > 0.0) {
+        bail!(UsageError(format!(
+            "invalid `--sim-epsilon` = {}: must be > 0",
+            args.sim_epsilon
+        )));
+    }
+    let ns: Vec<u64> = args
+        .sim_samples
+        .split(',')
+        .map(|t| t.trim().parse::<u64>().ok().filter(|&n| n > 0))
+        .collect::<Option<_>>()
+        .ok_or_else(|| {
+            UsageError(format!(
+                "invalid `--sim-samples` = {}: positive integers",
+                args.sim_samples
+            ))
+        })?;
+    let rows: Vec<_> = ns
+        .iter()
+        .map(|&n| {
+            mechsynth::continuous::transfer_sim::simulate(
+                &truth,
+                args.sim_epsilon,
+                n,
+                trials,
+                args.beta,
+                n,
+            )
+        })
+        .collect();
+    let text = match args.format {
+        Format::Json => serde_json::to_string_pretty(&rows)? + "\n",
+        Format::Csv => {
+            let mut s = "n,trials,skipped,mean,quantile,eta_mean,failures\n".to_string();
+            for r in &rows {
+                s += &format!(
+                    "{},{},{},{},{},{},{}\n",
+                    r.n, r.trials, r.skipped, r.mean, r.quantile, r.eta_mean, r.failures
+                );
+            }
+            s
+        }
+        Format::Table => {
+            let mut s = format!(
+                "{:>8} {:>7} {:>7} {:>12} {:>12} {:>12} {:>8}\n",
+                "n", "trials", "skipped", "mean Delta", "quantile", "Cor.7 eta", "failures"
+            );
+            for r in &rows {
+                s += &format!(
+                    "{:>8} {:>7} {:>7} {:>12.6} {:>12.6} {:>12.6} {:>8}\n",
+                    r.n, r.trials, r.skipped, r.mean, r.quantile, r.eta_mean, r.failures
+                );
+            }
+            s
+        }
+    };
+    emit(&text, None)?;
+    Ok(0)
+}

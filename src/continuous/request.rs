@@ -1,0 +1,163 @@
+//! A calibration request: the prior, the mechanism, the notion and the target.
+
+use super::error::{positive, ContinuousError};
+use super::lip::Criterion;
+use super::prior::Prior;
+
+/// The mechanism family whose parameter is calibrated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MechanismKind {
+    /// `Y = X + N(0, sigma^2)`.
+    Gaussian,
+    /// `Y = X + Lap(0, b)`.
+    Laplace,
+    /// `Y = X` w.p. lambda, else a fresh prior draw (context-aware-lip eq. (20)).
+    Sampling,
+}
+
+/// The privacy notion the noise must meet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Notion {
+    /// (eps, delta)-LIP (context-aware-lip Definition 5).
+    Lip,
+    /// (eps, delta)-LDP (Definition 1) for data of a given range.
+    Ldp,
+}
+
+/// Everything a calibration needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    /// Prior of X.
+    pub prior: Prior,
+    /// Mechanism family.
+    pub mechanism: MechanismKind,
+    /// Notion.
+    pub notion: Notion,
+    /// Target eps.
+    pub epsilon: f64,
+    /// Target delta.
+    pub delta: f64,
+    /// Data range `[lo, hi]`: LIP's worst case runs over it; LDP's sensitivity is its width.
+    pub range: Option<(f64, f64)>,
+    /// LDP sensitivity (default: the range's width).
+    pub sensitivity: Option<f64>,
+    /// One data point for instance-dependent calibration (Corollary 10).
+    pub at: Option<f64>,
+    /// LIP condition: Definition 5 or Corollary 9.
+    pub criterion: Criterion,
+}
+
+impl Request {
+    /// Check the request; names the offending key.
+    pub fn validate(&self) -> Result<(), ContinuousError> {
+        positive("epsilon", self.epsilon)?;
+        if !(self.delta.is_finite() && (0.0..1.0).contains(&self.delta)) {
+            return Err(ContinuousError::invalid(
+                "delta",
+                self.delta,
+                "must be in [0, 1)",
+            ));
+        }
+        if let Some((lo, hi)) = self.range {
+            if !(lo.is_finite() && hi.is_finite() && lo <= hi) {
+                return Err(ContinuousError::invalid(
+                    "range",
+                    format!("[{lo}, {hi}]"),
+                    "needs finite lo <= hi",
+                ));
+            }
+        }
+        if let Some(s) = self.sensitivity {
+            positive("sensitivity", s)?;
+        }
+        if let Some(x) = self.at {
+            super::error::finite("at", x)?;
+        }
+        if self.notion == Notion::Ldp && self.sensitivity().is_none() {
+            return Err(ContinuousError::invalid(
+                "sensitivity",
+                "none",
+                "LDP needs the data range (`range`) or `sensitivity`",
+            ));
+        }
+        if self.notion == Notion::Ldp && self.mechanism == MechanismKind::Sampling {
+            return Err(ContinuousError::invalid(
+                "mechanism",
+                "sampling",
+                "the sampling mechanism releases X itself with probability lambda; it is not \
+                 (eps, delta)-LDP for any lambda > delta on continuous data; use notion = lip",
+            ));
+        }
+        let continuous = !self.prior.is_discrete();
+        if self.mechanism == MechanismKind::Sampling && !continuous {
+            return Err(ContinuousError::invalid(
+                "prior.kind",
+                "discrete",
+                "the sampling mechanism's divergences (and Prop. 2) assume a continuous prior \
+                 (no atom at the released value); use a continuous prior",
+            ));
+        }
+        if self.notion == Notion::Lip
+            && continuous
+            && self.at.is_none()
+            && self.range.is_none()
+            && self.mechanism != MechanismKind::Sampling
+        {
+            return Err(ContinuousError::invalid(
+                "range",
+                "none",
+                "LIP for every input needs a bounded data range (over all of R the worst input \
+                 leaks delta -> 1); give `range` or one data point `at`",
+            ));
+        }
+        if self.delta == 0.0
+            && self.notion == Notion::Lip
+            && (self.mechanism != MechanismKind::Laplace || continuous)
+        {
+            return Err(ContinuousError::invalid(
+                "delta",
+                0,
+                "pure eps-LIP is computed for Laplace noise on a discrete prior only; \
+                 Gaussian and sampling mechanisms need delta > 0",
+            ));
+        }
+        if self.delta == 0.0
+            && self.notion == Notion::Ldp
+            && self.mechanism == MechanismKind::Gaussian
+        {
+            return Err(ContinuousError::invalid(
+                "delta",
+                0,
+                "the Gaussian mechanism is never pure eps-LDP; give delta > 0",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The LDP sensitivity: given, or the range's width.
+    pub fn sensitivity(&self) -> Option<f64> {
+        self.sensitivity.or_else(|| {
+            self.range
+                .map(|(lo, hi)| hi - lo)
+                .or_else(|| match &self.prior {
+                    Prior::Discrete { points, .. } => {
+                        let (a, b) = self.prior.central_interval(0.5);
+                        (points.len() > 1).then_some(b - a)
+                    }
+                    _ => None,
+                })
+                .filter(|&d| d > 0.0)
+        })
+    }
+
+    /// The inputs LIP is checked over: the one point, or the range, or the support.
+    pub fn lip_range(&self) -> (f64, f64) {
+        match (self.at, self.range) {
+            (Some(x), _) => (x, x),
+            (None, Some(r)) => r,
+            (None, None) => self.prior.central_interval(0.5),
+        }
+    }
+}
