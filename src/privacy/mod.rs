@@ -4,6 +4,7 @@
 //! One file per notion implements [`PrivacyNotion`]; [`PrivacySpec`] is the serde-tagged enum
 //! that problem files and the CLI use to name them.
 
+mod approximate;
 mod block;
 mod context;
 mod dprivacy;
@@ -15,6 +16,9 @@ mod max_leakage;
 mod mutual_information;
 mod spec;
 
+pub use approximate::{
+    approximate_profile, ldp_delta, lip_delta, smallest_epsilon, ApproximateLdp, ApproximateLip,
+};
 pub use block::{block_leakage, BlockLdp};
 pub use context::{matrix_leakage, ContextLdp};
 pub use dprivacy::{DPrivacy, MetricSpec};
@@ -26,7 +30,7 @@ pub use max_leakage::{max_leakage, MaxLeakage};
 pub use mutual_information::{
     mutual_information_down, mutual_information_up, MutualInformationPrivacy,
 };
-pub use spec::{check_epsilon, PrivacySpec, Symbol, MAX_EPSILON, NOTION_NAMES};
+pub use spec::{check_delta, check_epsilon, PrivacySpec, Symbol, MAX_EPSILON, NOTION_NAMES};
 
 use crate::channel::Channel;
 use crate::domain::Domain;

@@ -11,6 +11,7 @@
 
 mod audit;
 mod common;
+mod compose;
 mod curve;
 mod estimate;
 mod figures;
@@ -61,6 +62,9 @@ enum Command {
     /// Solve a problem over a grid of epsilon, domain size, prior or users: CSV and SVG of the
     /// certified optimum, other notions' optima and the registry's closed forms, with statuses.
     Curve(curve::CurveArgs),
+    /// Exact leakage of k independent releases (the product channel) under every notion,
+    /// beside the composition bounds (basic, advanced, Thm 4, Cor. 4).
+    Compose(compose::ComposeArgs),
     /// Regenerate every figure manifest's CSV and SVG (default: figures/ into figures/out/).
     Figures(figures::FiguresArgs),
 }
@@ -88,5 +92,6 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Plan(args) => plan::run(args),
         Command::Curve(args) => curve::run(args),
         Command::Figures(args) => figures::run(args),
+        Command::Compose(args) => compose::run(args),
     }
 }
