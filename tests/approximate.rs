@@ -24,7 +24,13 @@ fn random_channel(rng: &mut ChaCha8Rng, n: usize, m: usize) -> Channel {
         .map(|_| {
             // Some exact zeros, as optimal channels have.
             let w: Vec<f64> = (0..m)
-                .map(|_| if rng.gen_bool(0.2) { 0.0 } else { rng.gen_range(0.01..1.0) })
+                .map(|_| {
+                    if rng.gen_bool(0.2) {
+                        0.0
+                    } else {
+                        rng.gen_range(0.01..1.0)
+                    }
+                })
                 .collect();
             let s: f64 = w.iter().sum();
             if s == 0.0 {
@@ -101,11 +107,18 @@ fn closed_forms_equal_brute_force_over_all_sets() {
         let (ldp, brute) = (ldp_delta(&c, eps), brute_ldp_delta(&c, &p, eps));
         // The outward-rounded value is never below the brute force, and within rounding of it:
         // the input sets do not matter (singletons are the worst case for every prior).
-        assert!(ldp >= brute - BRUTE_FORCE_AGREEMENT && ldp <= brute + BRUTE_FORCE_AGREEMENT,
-            "ldp {ldp} vs brute {brute}: {c:?} {p:?} {eps}");
-        let (lip, brute) = (lip_delta(&c, &[p.clone()], eps), brute_lip_delta(&c, &p, eps));
-        assert!(lip >= brute - BRUTE_FORCE_AGREEMENT && lip <= brute + BRUTE_FORCE_AGREEMENT,
-            "lip {lip} vs brute {brute}: {c:?} {p:?} {eps}");
+        assert!(
+            ldp >= brute - BRUTE_FORCE_AGREEMENT && ldp <= brute + BRUTE_FORCE_AGREEMENT,
+            "ldp {ldp} vs brute {brute}: {c:?} {p:?} {eps}"
+        );
+        let (lip, brute) = (
+            lip_delta(&c, &[p.clone()], eps),
+            brute_lip_delta(&c, &p, eps),
+        );
+        assert!(
+            lip >= brute - BRUTE_FORCE_AGREEMENT && lip <= brute + BRUTE_FORCE_AGREEMENT,
+            "lip {lip} vs brute {brute}: {c:?} {p:?} {eps}"
+        );
     }
 }
 
@@ -221,7 +234,10 @@ fn lp_with_delta_matches_the_naive_lp_and_certified_channels_hold() {
         let report = solve(&pr, &SolveOptions::default()).unwrap();
         let value = report.objective.unwrap();
         let naive = naive_optimum(n, &p, eps, delta, lip);
-        assert!((value - naive).abs() <= FORMULATION_AGREEMENT, "case {case}: {value} vs naive {naive}");
+        assert!(
+            (value - naive).abs() <= FORMULATION_AGREEMENT,
+            "case {case}: {value} vs naive {naive}"
+        );
         assert_eq!(format!("{}", report.status), "optimal", "case {case}");
         let c = report.channel.unwrap();
         let recomputed = if lip {
@@ -229,7 +245,10 @@ fn lp_with_delta_matches_the_naive_lp_and_certified_channels_hold() {
         } else {
             brute_ldp_delta(&c, &p, eps)
         };
-        assert!(recomputed <= delta + RECOMPUTE_SLACK, "case {case}: {recomputed} > {delta}");
+        assert!(
+            recomputed <= delta + RECOMPUTE_SLACK,
+            "case {case}: {recomputed} > {delta}"
+        );
     }
 }
 
@@ -237,9 +256,16 @@ fn lp_with_delta_matches_the_naive_lp_and_certified_channels_hold() {
 fn delta_zero_is_the_pure_notion_exactly() {
     let p = [0.1, 0.2, 0.3, 0.4];
     for notion in ["ldp", "lip"] {
-        let pure = solve(&problem(&file(4, &p, notion, 1.0, "")), &SolveOptions::default()).unwrap();
-        let zero = solve(&problem(&file(4, &p, notion, 1.0, "delta = 0")), &SolveOptions::default())
-            .unwrap();
+        let pure = solve(
+            &problem(&file(4, &p, notion, 1.0, "")),
+            &SolveOptions::default(),
+        )
+        .unwrap();
+        let zero = solve(
+            &problem(&file(4, &p, notion, 1.0, "delta = 0")),
+            &SolveOptions::default(),
+        )
+        .unwrap();
         assert_eq!(pure.objective, zero.objective);
         assert_eq!(pure.encoding, zero.encoding);
         assert_eq!(pure.channel.unwrap().rows(), zero.channel.unwrap().rows());
@@ -254,7 +280,11 @@ fn bad_delta_and_releases_are_refused_with_the_key() {
         ("releases = 0", "privacy[0].releases"),
         ("delta = 0.1\nreleases = 2", "privacy[0].releases"),
     ] {
-        let spec = ProblemSpec::from_toml(&file(3, &[0.2, 0.3, 0.5], "ldp", 1.0, extra), Path::new("t.toml")).unwrap();
+        let spec = ProblemSpec::from_toml(
+            &file(3, &[0.2, 0.3, 0.5], "ldp", 1.0, extra),
+            Path::new("t.toml"),
+        )
+        .unwrap();
         let err = Problem::from_spec(spec).unwrap_err().to_string();
         assert!(err.contains(key), "{extra}: {err}");
     }
@@ -275,7 +305,10 @@ fn column_coupled_objectives_are_local_or_proved() {
         other => panic!("unexpected status {other}"),
     }
     if let Some(b) = bound {
-        assert!(b <= value + FORMULATION_AGREEMENT, "bound {b} above the value {value}");
+        assert!(
+            b <= value + FORMULATION_AGREEMENT,
+            "bound {b} above the value {value}"
+        );
     }
     let c = report.channel.unwrap();
     assert!(brute_ldp_delta(&c, &[0.2, 0.3, 0.5], 1.0) <= 0.05 + RECOMPUTE_SLACK);

@@ -16,7 +16,11 @@ fn krr(n: usize, eps: f64) -> Channel {
     let t = eps.exp() + n as f64 - 1.0;
     Channel::new(
         (0..n)
-            .map(|x| (0..n).map(|y| if x == y { eps.exp() / t } else { 1.0 / t }).collect())
+            .map(|x| {
+                (0..n)
+                    .map(|y| if x == y { eps.exp() / t } else { 1.0 / t })
+                    .collect()
+            })
             .collect(),
     )
     .unwrap()
@@ -31,7 +35,13 @@ fn lip_by_definition(channels: &[&Channel], prior: &[f64]) -> f64 {
     let mut worst: f64 = 0.0;
     loop {
         let likelihood: Vec<f64> = (0..n)
-            .map(|x| channels.iter().zip(&digits).map(|(c, &y)| c.get(x, y)).product())
+            .map(|x| {
+                channels
+                    .iter()
+                    .zip(&digits)
+                    .map(|(c, &y)| c.get(x, y))
+                    .product()
+            })
             .collect();
         let marginal: f64 = likelihood.iter().zip(prior).map(|(l, p)| l * p).sum();
         if marginal > 0.0 {
@@ -64,10 +74,19 @@ fn krr_composes_to_k_eps_under_ldp_and_its_lip_matches_the_definition() {
         let prior: Vec<f64> = prior.iter().map(|p| p / s).collect();
         let report = compose(&vec![&c; k], &prior, &ComposeOptions::default()).unwrap();
         let ldp = report.rows.iter().find(|r| r.notion == "ldp").unwrap();
-        assert!((ldp.exact - k as f64 * eps).abs() < AGREEMENT, "{} vs {}", ldp.exact, k as f64 * eps);
+        assert!(
+            (ldp.exact - k as f64 * eps).abs() < AGREEMENT,
+            "{} vs {}",
+            ldp.exact,
+            k as f64 * eps
+        );
         let lip = report.rows.iter().find(|r| r.notion == "lip").unwrap();
         let reference = lip_by_definition(&vec![&c; k], &prior);
-        assert!((lip.exact - reference).abs() < AGREEMENT, "{} vs {reference}", lip.exact);
+        assert!(
+            (lip.exact - reference).abs() < AGREEMENT,
+            "{} vs {reference}",
+            lip.exact
+        );
         assert!(lip.bound.unwrap() >= lip.exact - AGREEMENT, "Thm 4 fails");
     }
 }
@@ -76,7 +95,11 @@ fn krr_composes_to_k_eps_under_ldp_and_its_lip_matches_the_definition() {
 fn ldp_of_identical_releases_is_k_times_and_lip_matches_the_definition() {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     for _ in 0..40 {
-        let (n, m, k) = (rng.gen_range(2..=4), rng.gen_range(2..=4), rng.gen_range(2..=4));
+        let (n, m, k) = (
+            rng.gen_range(2..=4),
+            rng.gen_range(2..=4),
+            rng.gen_range(2..=4),
+        );
         let rows = (0..n)
             .map(|_| {
                 let w: Vec<f64> = (0..m).map(|_| rng.gen_range(0.05..1.0)).collect();
@@ -95,33 +118,52 @@ fn ldp_of_identical_releases_is_k_times_and_lip_matches_the_definition() {
         let prior: Vec<f64> = w.iter().map(|v| v / s).collect();
         let exact = lip_leakage(&joint, &[prior.clone()]);
         let reference = lip_by_definition(&vec![&c; k], &prior);
-        assert!((exact - reference).abs() < AGREEMENT, "{exact} vs {reference}");
+        assert!(
+            (exact - reference).abs() < AGREEMENT,
+            "{exact} vs {reference}"
+        );
     }
 }
 
 #[test]
 fn a_synthesized_lip_channel_composes_as_the_definition_says() {
     let text = "[domain]\nsize = 4\nprior = [0.1, 0.1, 0.1, 0.7]\n[[privacy]]\nnotion = \"lip\"\nepsilon = 2.0\n[objective]\nkind = \"expected-loss\"\nloss = \"hamming\"\n";
-    let problem = Problem::from_spec(ProblemSpec::from_toml(text, Path::new("t.toml")).unwrap()).unwrap();
-    let c = solve(&problem, &SolveOptions::default()).unwrap().channel.unwrap();
+    let problem =
+        Problem::from_spec(ProblemSpec::from_toml(text, Path::new("t.toml")).unwrap()).unwrap();
+    let c = solve(&problem, &SolveOptions::default())
+        .unwrap()
+        .channel
+        .unwrap();
     let prior = [0.1, 0.1, 0.1, 0.7];
     for k in 1..=4 {
         let report = compose(&vec![&c; k], &prior, &ComposeOptions::default()).unwrap();
         let lip = report.rows.iter().find(|r| r.notion == "lip").unwrap();
         let reference = lip_by_definition(&vec![&c; k], &prior);
-        assert!((lip.exact - reference).abs() < AGREEMENT, "k = {k}: {} vs {reference}", lip.exact);
+        assert!(
+            (lip.exact - reference).abs() < AGREEMENT,
+            "k = {k}: {} vs {reference}",
+            lip.exact
+        );
         assert!(lip.bound.unwrap() >= lip.exact, "Thm 4 at k = {k}");
     }
 }
 
 #[test]
 fn releases_in_a_problem_file_meet_eps_together() {
-    let file = |notion: &str| format!("[domain]\nsize = 4\nprior = [0.1, 0.2, 0.3, 0.4]\n[[privacy]]\nnotion = \"{notion}\"\nepsilon = 3.0\nreleases = 3\n[objective]\nkind = \"expected-loss\"\nloss = \"hamming\"\n");
+    let file = |notion: &str| {
+        format!("[domain]\nsize = 4\nprior = [0.1, 0.2, 0.3, 0.4]\n[[privacy]]\nnotion = \"{notion}\"\nepsilon = 3.0\nreleases = 3\n[objective]\nkind = \"expected-loss\"\nloss = \"hamming\"\n")
+    };
     let prior = [0.1, 0.2, 0.3, 0.4];
     // LDP: exactly the eps/k problem.
-    let spec = |t: &str| Problem::from_spec(ProblemSpec::from_toml(t, Path::new("t.toml")).unwrap()).unwrap();
+    let spec = |t: &str| {
+        Problem::from_spec(ProblemSpec::from_toml(t, Path::new("t.toml")).unwrap()).unwrap()
+    };
     let composed = solve(&spec(&file("ldp")), &SolveOptions::default()).unwrap();
-    let single = solve(&spec(&file("ldp").replace("epsilon = 3.0\nreleases = 3", "epsilon = 1.0")), &SolveOptions::default()).unwrap();
+    let single = solve(
+        &spec(&file("ldp").replace("epsilon = 3.0\nreleases = 3", "epsilon = 1.0")),
+        &SolveOptions::default(),
+    )
+    .unwrap();
     assert!((composed.objective.unwrap() - single.objective.unwrap()).abs() < 1e-9);
     let c = composed.channel.unwrap();
     assert!(ldp_leakage(&power(&c, 3).unwrap()) <= 3.0 + AGREEMENT);
@@ -132,7 +174,11 @@ fn releases_in_a_problem_file_meet_eps_together() {
     let reference = lip_by_definition(&[&c, &c, &c], &prior);
     assert!(reference <= 3.0 + AGREEMENT, "{reference}");
     assert!((check.achieved - reference).abs() < AGREEMENT);
-    assert!(check.constraint.contains("3 releases, exact"), "{}", check.constraint);
+    assert!(
+        check.constraint.contains("3 releases, exact"),
+        "{}",
+        check.constraint
+    );
 }
 
 #[test]
@@ -140,7 +186,9 @@ fn too_large_products_are_refused_naming_the_size() {
     let c = krr(8, 1.0);
     let err = power(&c, 8).unwrap_err();
     match &err {
-        ComposeError::TooLarge { outputs, entries, .. } => {
+        ComposeError::TooLarge {
+            outputs, entries, ..
+        } => {
             assert_eq!(*outputs, 8usize.pow(8));
             assert_eq!(*entries, 8usize.pow(9));
         }
@@ -149,5 +197,8 @@ fn too_large_products_are_refused_naming_the_size() {
     assert!(err.to_string().contains(&8usize.pow(9).to_string()));
     assert!(8usize.pow(9) > MAX_PRODUCT_ENTRIES);
     let other = krr(3, 1.0);
-    assert!(matches!(product(&[&c, &other]), Err(ComposeError::InputMismatch { .. })));
+    assert!(matches!(
+        product(&[&c, &other]),
+        Err(ComposeError::InputMismatch { .. })
+    ));
 }

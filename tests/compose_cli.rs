@@ -24,7 +24,12 @@ fn krr_file(dir: &std::path::Path) -> std::path::PathBuf {
         .collect();
     let path = dir.join(format!("krr-{}.toml", std::process::id()));
     let mut f = std::fs::File::create(&path).unwrap();
-    writeln!(f, "prior = [0.1, 0.1, 0.1, 0.7]\n[channel]\nrows = [{}]", rows.join(", ")).unwrap();
+    writeln!(
+        f,
+        "prior = [0.1, 0.1, 0.1, 0.7]\n[channel]\nrows = [{}]",
+        rows.join(", ")
+    )
+    .unwrap();
     path
 }
 
@@ -32,8 +37,22 @@ fn krr_file(dir: &std::path::Path) -> std::path::PathBuf {
 fn compose_reports_exact_leakage_and_bounds_as_json() {
     let path = krr_file(&std::env::temp_dir());
     let p = path.to_str().unwrap();
-    let o = run(&["compose", p, "--releases", "5", "--delta-prime", "0.001", "--format", "json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = run(&[
+        "compose",
+        p,
+        "--releases",
+        "5",
+        "--delta-prime",
+        "0.001",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["outputs"], 1024);
     let rows = v["rows"].as_array().unwrap();
@@ -42,7 +61,10 @@ fn compose_reports_exact_leakage_and_bounds_as_json() {
     assert!((ldp["exact"].as_f64().unwrap() - 5.0).abs() < 1e-9);
     let lip = rows.iter().find(|r| r["notion"] == "lip").unwrap();
     assert!(lip["bound"].as_f64().unwrap() >= lip["exact"].as_f64().unwrap());
-    assert!(rows.iter().any(|r| r["notion"].as_str().unwrap().starts_with("ldp eps at delta'")));
+    assert!(rows.iter().any(|r| r["notion"]
+        .as_str()
+        .unwrap()
+        .starts_with("ldp eps at delta'")));
     for format in ["table", "csv"] {
         let o = run(&["compose", p, "--releases", "2", "--format", format]);
         assert_eq!(o.status.code(), Some(0));
@@ -58,14 +80,31 @@ fn compose_reports_exact_leakage_and_bounds_as_json() {
     let o = run(&["compose", p, "--delta-prime", "2"]);
     assert_eq!(o.status.code(), Some(2));
     // Audit: the (eps, delta) trade-off.
-    let o = run(&["audit", p, "--epsilon", "0.5", "--delta", "0.01", "--format", "json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = run(&[
+        "audit",
+        p,
+        "--epsilon",
+        "0.5",
+        "--delta",
+        "0.01",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let at = v["leakage"]["ldp delta at eps = 0.5"].as_f64().unwrap();
     // k-RR: delta(eps) = (e - e^eps) / (e + 3) (one output carries the excess).
     let e = 1f64.exp();
     assert!((at - (e - 0.5f64.exp()) / (e + 3.0)).abs() < 1e-12, "{at}");
-    assert!(v["leakage"]["lip eps at delta = 0.01"].as_f64().unwrap() < v["leakage"]["lip"].as_f64().unwrap());
+    assert!(
+        v["leakage"]["lip eps at delta = 0.01"].as_f64().unwrap()
+            < v["leakage"]["lip"].as_f64().unwrap()
+    );
     let o = run(&["audit", p, "--delta", "1.5"]);
     assert_eq!(o.status.code(), Some(2));
     std::fs::remove_file(path).ok();

@@ -3,7 +3,7 @@
 //!
 //! - [`product`]: the product channel `Q1 x ... x Qk` over `m1 * ... * mk` outputs;
 //! - [`bounds`]: Thm 4 and Cor. 4/5 of B. Jiang, M. Seif, R. Tandon and M. Li, "Context-Aware
-//!   Local Information Privacy", IEEE Trans. Inf. Forensics Security 16, 2021; basic and
+//!   Local Information Privacy", IEEE Trans. Inf. Forensics Security 16, 2021, doi:10.1109/TIFS.2021.3087350; basic and
 //!   advanced (Dwork, Rothblum and Vadhan, FOCS 2010) composition for LDP;
 //! - [`report`]: the exact leakage of the joint release under every computable notion, each
 //!   with its bound, ratio and gap (`mechsynth compose`);

@@ -70,11 +70,7 @@ impl PrivacyNotion for ComposedLdp {
     }
 
     fn encode(&self, lp: &mut ChannelLp) -> String {
-        format!(
-            "{} releases: {}",
-            self.releases,
-            self.single.encode(lp)
-        )
+        format!("{} releases: {}", self.releases, self.single.encode(lp))
     }
 
     fn column_cone(&self, n: usize) -> Option<ColumnCone> {
@@ -156,7 +152,10 @@ impl PrivacyNotion for ComposedLip {
             _ => {
                 let p_min = priors[0].iter().copied().fold(f64::INFINITY, f64::min);
                 let single = lip_leakage(channel, priors);
-                ("Thm 4 bound", theorem4_bound(&vec![single; self.releases], p_min))
+                (
+                    "Thm 4 bound",
+                    theorem4_bound(&vec![single; self.releases], p_min),
+                )
             }
         };
         vec![Check {

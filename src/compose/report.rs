@@ -97,7 +97,10 @@ pub fn compose(
         row(
             "ldp",
             ldp_leakage(&joint),
-            Some((basic_composition(&single_ldp), "basic composition: sum of eps_k")),
+            Some((
+                basic_composition(&single_ldp),
+                "basic composition: sum of eps_k",
+            )),
         ),
         row(
             "lip",

@@ -1,6 +1,6 @@
 //! Approximate notions: (eps, delta)-LDP and (eps, delta)-LIP over sets of outputs (and sets of
 //! inputs), after B. Jiang, M. Seif, R. Tandon and M. Li, "Context-Aware Local Information
-//! Privacy", IEEE Trans. Inf. Forensics Security 16, 2021 (context-aware-lip), Defs. 1 and 5.
+//! Privacy", IEEE Trans. Inf. Forensics Security 16, 2021, doi:10.1109/TIFS.2021.3087350 (context-aware-lip), Defs. 1 and 5.
 //!
 //! Def. 1 asks `Pr(Y in S | X in S_x) <= e^eps Pr(Y in S | X in S'_x) + delta` for all sets;
 //! Def. 5 asks `e^-eps Pr(Y in S | X in S_x) - delta <= Pr(Y in S) <= e^eps Pr(Y in S | X in
@@ -80,10 +80,9 @@ pub fn ldp_delta(channel: &Channel, epsilon: f64) -> f64 {
     for x in 0..n {
         for x2 in (0..n).filter(|&x2| x2 != x) {
             terms.clear();
-            terms.extend(
-                (0..channel.outputs())
-                    .map(|y| positive_part_up(channel.get(x, y), mul_down(factor, channel.get(x2, y)))),
-            );
+            terms.extend((0..channel.outputs()).map(|y| {
+                positive_part_up(channel.get(x, y), mul_down(factor, channel.get(x2, y)))
+            }));
             worst = worst.max(sum_up(&terms));
         }
     }
@@ -128,7 +127,11 @@ pub fn smallest_epsilon(delta_at: impl Fn(f64) -> f64, pure: f64, delta: f64) ->
         super::MAX_EPSILON
     };
     if delta_at(hi) > delta {
-        return if pure.is_finite() { pure } else { f64::INFINITY };
+        return if pure.is_finite() {
+            pure
+        } else {
+            f64::INFINITY
+        };
     }
     let mut lo = 0.0;
     for _ in 0..EPSILON_BISECTION_STEPS {
@@ -297,7 +300,10 @@ pub fn approximate_profile(
     let mut out = std::collections::BTreeMap::new();
     for &e in epsilons {
         out.insert(format!("ldp delta at eps = {e}"), ldp_delta(channel, e));
-        out.insert(format!("lip delta at eps = {e}"), lip_delta(channel, &priors, e));
+        out.insert(
+            format!("lip delta at eps = {e}"),
+            lip_delta(channel, &priors, e),
+        );
     }
     for &d in deltas {
         let ldp = smallest_epsilon(|e| ldp_delta(channel, e), super::ldp_leakage(channel), d);

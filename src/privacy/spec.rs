@@ -2,8 +2,8 @@
 
 use super::context::checked_pairs;
 use super::{
-    ApproximateLdp, ApproximateLip, BlockLdp, ContextLdp, DPrivacy, HighLowLdp, Identifiability, Ldp, Lip, MaxLeakage, MetricSpec,
-    MutualInformationPrivacy, PrivacyNotion,
+    ApproximateLdp, ApproximateLip, BlockLdp, ContextLdp, DPrivacy, HighLowLdp, Identifiability,
+    Ldp, Lip, MaxLeakage, MetricSpec, MutualInformationPrivacy, PrivacyNotion,
 };
 use crate::domain::{normalize_prior, validate_prior, Domain};
 use crate::error::{show_list, show_number, ProblemError};

@@ -45,12 +45,14 @@ pub fn run(args: AuditArgs) -> Result<u8> {
             mechsynth::privacy::check_delta("--delta", Some(d))?;
         }
         let (channel, domain) = spec.channel_and_domain()?;
-        report.leakage.extend(mechsynth::privacy::approximate_profile(
-            &channel,
-            domain.prior(),
-            &args.epsilons,
-            &args.deltas,
-        ));
+        report
+            .leakage
+            .extend(mechsynth::privacy::approximate_profile(
+                &channel,
+                domain.prior(),
+                &args.epsilons,
+                &args.deltas,
+            ));
     }
     for w in &report.warnings {
         eprintln!("warning: {w}");

@@ -6,6 +6,10 @@ use mechsynth::compose::{compose, report::ComposeOptions};
 use mechsynth::AuditSpec;
 use std::path::PathBuf;
 
+/// Products above this many entries announce themselves on stderr (they take over a second
+/// with --delta-prime).
+const PROGRESS_ENTRIES: usize = 1 << 18;
+
 #[derive(clap::Args)]
 pub struct ComposeArgs {
     /// Channel files (TOML `[channel]` or solve JSON reports), one per mechanism; the prior is
@@ -62,6 +66,12 @@ pub fn run(args: ComposeArgs) -> Result<u8> {
     let channels: Vec<&mechsynth::Channel> = (0..args.releases)
         .flat_map(|_| loaded.iter().map(|(c, _)| c))
         .collect();
+    let (outputs, entries) = mechsynth::compose::product_size(&channels);
+    if entries > PROGRESS_ENTRIES && entries <= mechsynth::compose::MAX_PRODUCT_ENTRIES {
+        eprintln!(
+            "composing: product channel with {outputs} outputs ({entries} entries); this can take a few seconds"
+        );
+    }
     let report = compose(
         &channels,
         &prior,

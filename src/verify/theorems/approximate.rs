@@ -76,9 +76,18 @@ pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize) -> Vec<TheoremCheck> {
         per_output.case(d_lip, per_output_lip_delta(&q, &p, eps), &[&p], &[&q]);
         let p2 = prior(rng, n);
         let t = rng.gen_range(0.0..1.0);
-        let mix: Vec<f64> = p.iter().zip(&p2).map(|(a, b)| t * a + (1.0 - t) * b).collect();
+        let mix: Vec<f64> = p
+            .iter()
+            .zip(&p2)
+            .map(|(a, b)| t * a + (1.0 - t) * b)
+            .collect();
         let d2 = lip_delta(&q, std::slice::from_ref(&p2), eps);
-        modular.case(lip_delta(&q, &[mix.clone()], eps), d_lip.max(d2), &[&p, &p2, &mix], &[&q]);
+        modular.case(
+            lip_delta(&q, &[mix.clone()], eps),
+            d_lip.max(d2),
+            &[&p, &p2, &mix],
+            &[&q],
+        );
         // Tight cases: the two-input channel of `cor3_tight_case`, and the identity.
         if case % 4 == 0 {
             let a = rng.gen_range(0.01..0.2);
