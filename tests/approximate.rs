@@ -112,7 +112,7 @@ fn closed_forms_equal_brute_force_over_all_sets() {
             "ldp {ldp} vs brute {brute}: {c:?} {p:?} {eps}"
         );
         let (lip, brute) = (
-            lip_delta(&c, &[p.clone()], eps),
+            lip_delta(&c, std::slice::from_ref(&p), eps),
             brute_lip_delta(&c, &p, eps),
         );
         assert!(
@@ -141,7 +141,7 @@ fn the_per_output_form_is_weaker_than_def5_for_positive_delta() {
     for _ in 0..200 {
         let c = random_channel(&mut rng, 3, 3);
         let p = random_prior(&mut rng, 3);
-        let pure = mechsynth::privacy::lip_leakage(&c, &[p.clone()]);
+        let pure = mechsynth::privacy::lip_leakage(&c, std::slice::from_ref(&p));
         if pure.is_finite() {
             let e = pure * 1.000001 + 1e-9;
             assert!(per_output_lip_delta(&c, &p, e) <= 0.0);
@@ -172,9 +172,9 @@ fn problem(text: &str) -> Problem {
 fn naive_optimum(n: usize, prior: &[f64], eps: f64, delta: f64, lip: bool) -> f64 {
     let q = |x: usize, y: usize| x * n + y;
     let mut lp = LinearProgram::new();
-    for x in 0..n {
+    for (x, &px) in prior.iter().enumerate() {
         for y in 0..n {
-            lp.add_var(if x == y { 0.0 } else { prior[x] }, 0.0, 1.0);
+            lp.add_var(if x == y { 0.0 } else { px }, 0.0, 1.0);
         }
     }
     for x in 0..n {
@@ -189,8 +189,8 @@ fn naive_optimum(n: usize, prior: &[f64], eps: f64, delta: f64, lip: bool) -> f6
                     let mut terms = Vec::new();
                     for &y in &set {
                         terms.push((q(a, y), sign * factor));
-                        for x in 0..n {
-                            terms.push((q(x, y), -sign * prior[x]));
+                        for (x, &px) in prior.iter().enumerate() {
+                            terms.push((q(x, y), -sign * px));
                         }
                     }
                     lp.add_constraint(terms, Sense::Le, delta);

@@ -116,7 +116,7 @@ fn ldp_of_identical_releases_is_k_times_and_lip_matches_the_definition() {
         let w: Vec<f64> = (0..n).map(|_| rng.gen_range(0.05..1.0)).collect();
         let s: f64 = w.iter().sum();
         let prior: Vec<f64> = w.iter().map(|v| v / s).collect();
-        let exact = lip_leakage(&joint, &[prior.clone()]);
+        let exact = lip_leakage(&joint, std::slice::from_ref(&prior));
         let reference = lip_by_definition(&vec![&c; k], &prior);
         assert!(
             (exact - reference).abs() < AGREEMENT,

@@ -83,7 +83,7 @@ pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize) -> Vec<TheoremCheck> {
             .collect();
         let d2 = lip_delta(&q, std::slice::from_ref(&p2), eps);
         modular.case(
-            lip_delta(&q, &[mix.clone()], eps),
+            lip_delta(&q, std::slice::from_ref(&mix), eps),
             d_lip.max(d2),
             &[&p, &p2, &mix],
             &[&q],
