@@ -313,3 +313,34 @@ fn column_coupled_objectives_are_local_or_proved() {
     let c = report.channel.unwrap();
     assert!(brute_ldp_delta(&c, &[0.2, 0.3, 0.5], 1.0) <= 0.05 + RECOMPUTE_SLACK);
 }
+
+#[test]
+fn the_certify_repair_meets_delta() {
+    use mechsynth::certify::repair_by_mixing;
+    use mechsynth::privacy::{ApproximateLdp, ApproximateLip, PrivacyNotion};
+    let identity = Channel::new(vec![
+        vec![1.0, 0.0, 0.0],
+        vec![0.0, 1.0, 0.0],
+        vec![0.0, 0.0, 1.0],
+    ])
+    .unwrap();
+    let p = vec![0.2, 0.3, 0.5];
+    let notions: Vec<Box<dyn PrivacyNotion>> = vec![
+        Box::new(ApproximateLdp {
+            epsilon: 0.5,
+            delta: 0.1,
+        }),
+        Box::new(ApproximateLip {
+            epsilon: 0.5,
+            delta: 0.05,
+            prior: p.clone(),
+        }),
+    ];
+    let (weight, repaired) = repair_by_mixing(&notions, &identity, &[1.0 / 3.0; 3]).unwrap();
+    assert!(weight > 0.0 && weight < 1.0);
+    assert!(brute_ldp_delta(&repaired, &p, 0.5) <= 0.1 + RECOMPUTE_SLACK);
+    assert!(brute_lip_delta(&repaired, &p, 0.5) <= 0.05 + RECOMPUTE_SLACK);
+    for n in &notions {
+        assert!(n.check(&repaired).iter().all(|c| c.holds()));
+    }
+}

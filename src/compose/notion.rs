@@ -20,6 +20,9 @@ use crate::rays::{ColumnCone, RayFamily};
 
 /// Bisection steps for inverting Thm 4.
 const INVERSION_STEPS: usize = 200;
+/// Relative widening of Thm 4's bound (a few floating-point `exp` and `ln`) when it stands in
+/// for the exact composed leakage in a certificate.
+const BOUND_ROUNDING_MARGIN: f64 = 1e-12;
 
 /// eps-LDP for k releases together: eps/k per release.
 #[derive(Debug, Clone, PartialEq)]
