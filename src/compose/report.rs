@@ -182,10 +182,15 @@ impl ComposeReport {
             "{} releases: product channel {} inputs x {} outputs",
             self.releases, self.inputs, self.outputs
         );
+        let show = |v: &[f64]| match v {
+            [first, ..] if v.iter().all(|x| x == first) => format!("{first:.9} each"),
+            _ => format!("{v:?}"),
+        };
         let _ = writeln!(
             s,
-            "single releases: ldp {:?}, lip {:?}",
-            self.single_ldp, self.single_lip
+            "single releases: ldp {}, lip {}",
+            show(&self.single_ldp),
+            show(&self.single_lip)
         );
         let _ = writeln!(
             s,
