@@ -23,6 +23,11 @@ use crate::formulation::ChannelLp;
 use crate::rays::ColumnCone;
 use mechsynth_solvers::Sense;
 
+/// Most lifted coordinates (inputs plus auxiliaries) of the column cone offered to the
+/// extreme-ray methods: LDP lifts to `n^2`, LIP to `3n`; beyond this double description would
+/// not finish, and the notion reports no cone (local methods with a relaxed bound run).
+pub const MAX_LIFTED_DIMENSION: usize = 12;
+
 /// Bisection steps when inverting `delta(eps)` for the smallest eps at a given delta.
 const EPSILON_BISECTION_STEPS: usize = 100;
 
@@ -226,9 +231,27 @@ impl PrivacyNotion for ApproximateLdp {
         )
     }
 
-    /// The sum over outputs couples the columns: no column cone.
-    fn column_cone(&self, _n: usize) -> Option<ColumnCone> {
-        None
+    /// Lifted by one auxiliary `t_(x,x')` per ordered pair: `t >= q_x - e^eps q_x'`, `t >= 0`,
+    /// and the coupling `sum_y t_(x,x'),y <= delta`. Above [`MAX_LIFTED_DIMENSION`] lifted
+    /// coordinates, `None` (ray enumeration would not finish; local methods run).
+    fn column_cone(&self, n: usize) -> Option<ColumnCone> {
+        let mut cone = ColumnCone::orthant(n);
+        if self.epsilon > crate::formulation::LOOSE_LOG_RATIO {
+            return Some(cone);
+        }
+        if n * n > MAX_LIFTED_DIMENSION {
+            return None;
+        }
+        let factor = self.epsilon.exp();
+        for x in 0..n {
+            for x2 in (0..n).filter(|&x2| x2 != x) {
+                let t = n + cone.aux;
+                cone.aux += 1;
+                cone.rows.push(vec![(t, 1.0), (x, -1.0), (x2, factor)]);
+                cone.coupling.push((vec![(t, 1.0)], self.delta));
+            }
+        }
+        Some(cone)
     }
 }
 
@@ -281,9 +304,35 @@ impl PrivacyNotion for ApproximateLip {
         )
     }
 
-    /// The sum over outputs couples the columns: no column cone.
-    fn column_cone(&self, _n: usize) -> Option<ColumnCone> {
-        None
+    /// Lifted by two auxiliaries per input: `u_x >= e^-eps q_x - p . q`, `v_x >= p . q - e^eps
+    /// q_x`, both `>= 0`, with the couplings `sum_y u_x,y <= delta`, `sum_y v_x,y <= delta`.
+    /// Above [`MAX_LIFTED_DIMENSION`] lifted coordinates, `None`.
+    fn column_cone(&self, n: usize) -> Option<ColumnCone> {
+        let mut cone = ColumnCone::orthant(n);
+        if self.epsilon > crate::formulation::LOOSE_LOG_RATIO {
+            return Some(cone);
+        }
+        if 3 * n > MAX_LIFTED_DIMENSION {
+            return None;
+        }
+        let (up, down) = (self.epsilon.exp(), (-self.epsilon).exp());
+        for x in 0..n {
+            let (u, v) = (n + cone.aux, n + cone.aux + 1);
+            cone.aux += 2;
+            // u - e^-eps q_x + p . q >= 0
+            let mut row: Vec<(usize, f64)> = (0..n).map(|k| (k, self.prior[k])).collect();
+            row[x].1 -= down;
+            row.push((u, 1.0));
+            cone.rows.push(row);
+            // v - p . q + e^eps q_x >= 0
+            let mut row: Vec<(usize, f64)> = (0..n).map(|k| (k, -self.prior[k])).collect();
+            row[x].1 += up;
+            row.push((v, 1.0));
+            cone.rows.push(row);
+            cone.coupling.push((vec![(u, 1.0)], self.delta));
+            cone.coupling.push((vec![(v, 1.0)], self.delta));
+        }
+        Some(cone)
     }
 }
 
