@@ -59,6 +59,14 @@ pub fn run(args: ComposeArgs) -> Result<u8> {
         loaded.push(AuditSpec::load(path)?.channel_and_domain()?);
     }
     let prior = loaded[0].1.prior().to_vec();
+    for (path, (_, domain)) in args.channels.iter().zip(&loaded).skip(1) {
+        if domain.prior() != prior.as_slice() {
+            eprintln!(
+                "warning: {} has a different prior; the first file's prior is used",
+                path.display()
+            );
+        }
+    }
     let bp_priors = match &args.bp_priors {
         Some(text) => Some(parse_priors(text, prior.len())?),
         None => None,
