@@ -5,6 +5,7 @@
 //! that problem files and the CLI use to name them.
 
 mod approximate;
+mod approximate_delta;
 mod block;
 mod context;
 mod dprivacy;
@@ -16,9 +17,8 @@ mod max_leakage;
 mod mutual_information;
 mod spec;
 
-pub use approximate::{
-    approximate_profile, ldp_delta, lip_delta, smallest_epsilon, ApproximateLdp, ApproximateLip,
-};
+pub use approximate::{ApproximateLdp, ApproximateLip, MAX_LIFTED_DIMENSION};
+pub use approximate_delta::{approximate_profile, ldp_delta, lip_delta, smallest_epsilon};
 pub use block::{block_leakage, BlockLdp};
 pub use context::{matrix_leakage, ContextLdp};
 pub use dprivacy::{DPrivacy, MetricSpec};
