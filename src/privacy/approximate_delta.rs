@@ -6,6 +6,9 @@ use crate::channel::Channel;
 
 /// Bisection steps when inverting `delta(eps)` for the smallest eps at a given delta.
 const EPSILON_BISECTION_STEPS: usize = 100;
+/// The bisection stops when the bracket is this narrow relative to its upper end (the eps
+/// returned is then within this fraction of the smallest, and never below it).
+const EPSILON_RELATIVE_PRECISION: f64 = 1e-12;
 
 /// Lower bound on `e^eps` (libm's `exp` is within one unit in the last place; two steps down).
 fn exp_down(eps: f64) -> f64 {
@@ -117,7 +120,7 @@ pub fn smallest_epsilon(delta_at: impl Fn(f64) -> f64, pure: f64, delta: f64) ->
     let mut lo = 0.0;
     for _ in 0..EPSILON_BISECTION_STEPS {
         let mid = 0.5 * (lo + hi);
-        if mid <= lo || mid >= hi {
+        if mid <= lo || mid >= hi || hi - lo <= EPSILON_RELATIVE_PRECISION * hi {
             break;
         }
         if delta_at(mid) <= delta {
