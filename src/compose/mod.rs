@@ -1,7 +1,7 @@
 //! Composition: the leakage of k independent releases of the same input, computed exactly on
 //! the product channel, against the bounds the papers state.
 //!
-//! - [`product`]: the product channel `Q1 x ... x Qk` over `m1 * ... * mk` outputs;
+//! - [`mod@product`]: the product channel `Q1 x ... x Qk` over `m1 * ... * mk` outputs;
 //! - [`bounds`]: Thm 4 and Cor. 4/5 of B. Jiang, M. Seif, R. Tandon and M. Li, "Context-Aware
 //!   Local Information Privacy", IEEE Trans. Inf. Forensics Security 16, 2021, doi:10.1109/TIFS.2021.3087350; basic and
 //!   advanced (Dwork, Rothblum and Vadhan, FOCS 2010) composition for LDP;
