@@ -331,8 +331,8 @@ impl PrivacySpec {
                 if releases > 1 {
                     let notion = crate::compose::ComposedLip::new(epsilon, releases, prior);
                     warnings.push(format!(
-                        "{key}.releases = {releases}: each release is designed at eps1 = {} (Thm 4 of context-aware-lip inverted, a sufficient condition), so optimality is over per-release eps1-LIP channels; the certificate checks the exact leakage of the {releases} releases together",
-                        notion.single.epsilon
+                        "{key}.releases = {releases}: the program is the single-release relaxation (one release leaks no more than the {releases} together, by post-processing); certification mixes its channel with a constant one until the exact leakage of the {releases} releases together is within epsilon, so the result is optimal only if the gap closes (Thm 4 of context-aware-lip alone would design each release at eps1 = {})",
+                        notion.theorem4_epsilon
                     ));
                     Box::new(notion)
                 } else if delta == 0.0 {
