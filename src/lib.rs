@@ -5,6 +5,7 @@ pub mod audit;
 pub mod certify;
 pub mod channel;
 pub mod collect;
+pub mod compose;
 pub mod continuous;
 pub mod curve;
 pub mod domain;

@@ -30,7 +30,11 @@ fn matrix(n: usize) -> impl Strategy<Value = Vec<Vec<f64>>> {
 fn notion(n: usize) -> impl Strategy<Value = PrivacySpec> {
     let eps = 0.05f64..3.0;
     prop_oneof![
-        eps.clone().prop_map(|epsilon| PrivacySpec::Ldp { epsilon }),
+        eps.clone().prop_map(|epsilon| PrivacySpec::Ldp {
+            epsilon,
+            delta: None,
+            releases: None
+        }),
         (eps.clone(), matrix(n)).prop_map(|(e, matrix)| PrivacySpec::ContextLdp {
             epsilon: Some(e),
             matrix
@@ -72,11 +76,15 @@ fn notion(n: usize) -> impl Strategy<Value = PrivacySpec> {
         }),
         (eps.clone(), common::prior(n)).prop_map(|(epsilon, p)| PrivacySpec::Lip {
             epsilon,
-            prior: Some(p)
+            prior: Some(p),
+            delta: None,
+            releases: None
         }),
         eps.clone().prop_map(|epsilon| PrivacySpec::Lip {
             epsilon,
-            prior: None
+            prior: None,
+            delta: None,
+            releases: None
         }),
         (eps.clone(), common::prior(n), common::prior(n)).prop_map(|(epsilon, a, b)| {
             PrivacySpec::BpLip {

@@ -365,11 +365,17 @@ fn verify_sweep_section_reports_the_smallest_counterexample() {
 #[test]
 fn verify_theorems_runs_without_a_file() {
     let o = run(&["verify", "--theorems", "--cases", "20", "--format", "json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // Exit 6: Cor. 3's converse constant and eq. (4) (delta > 0) of context-aware-lip fail.
+    assert_eq!(o.status.code(), Some(6), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     let checks = v["theorems"]["checks"].as_array().unwrap();
     assert!(checks.len() >= 15);
-    assert!(checks.iter().all(|c| c["holds"] == true));
+    let failing: Vec<&str> = checks
+        .iter()
+        .filter(|c| c["holds"] != true)
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(failing, ["approximate-lip-to-ldp", "per-output-form"]);
     let o = run(&["verify"]);
     assert_eq!(o.status.code(), Some(2), "a file or --theorems is required");
 }

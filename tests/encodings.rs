@@ -38,7 +38,7 @@ fn naive_optimum(problem: &Problem) -> f64 {
     let prior = problem.domain.prior().to_vec();
     for spec in &problem.spec.privacy {
         match spec {
-            PrivacySpec::Ldp { epsilon } => {
+            PrivacySpec::Ldp { epsilon, .. } => {
                 for a in 0..n {
                     for b in 0..n {
                         ratio(&mut lp, a, b, *epsilon);
@@ -92,6 +92,7 @@ fn naive_optimum(problem: &Problem) -> f64 {
             PrivacySpec::Lip {
                 epsilon,
                 prior: own,
+                ..
             } => lip_rows(&mut lp, n, *epsilon, own.as_ref().unwrap_or(&prior)),
             PrivacySpec::BpLip { epsilon, priors } => {
                 for p in priors {
@@ -158,7 +159,11 @@ fn lip_rows(lp: &mut LinearProgram, n: usize, epsilon: f64, p: &[f64]) {
 fn notion(n: usize) -> impl Strategy<Value = PrivacySpec> {
     let eps = 0.1f64..2.5;
     prop_oneof![
-        eps.clone().prop_map(|epsilon| PrivacySpec::Ldp { epsilon }),
+        eps.clone().prop_map(|epsilon| PrivacySpec::Ldp {
+            epsilon,
+            delta: None,
+            releases: None
+        }),
         (
             eps.clone(),
             prop::collection::vec(
@@ -191,7 +196,9 @@ fn notion(n: usize) -> impl Strategy<Value = PrivacySpec> {
         ),
         eps.clone().prop_map(|epsilon| PrivacySpec::Lip {
             epsilon,
-            prior: None
+            prior: None,
+            delta: None,
+            releases: None
         }),
         (eps.clone(), common::prior(n), common::prior(n)).prop_map(|(epsilon, a, b)| {
             PrivacySpec::BpLip {

@@ -118,7 +118,14 @@ fn notions(n: usize, rng: &mut impl Rng) -> Vec<(&'static str, PrivacySpec)> {
     let prior_a = random_prior(rng, n);
     let prior_b = random_prior(rng, n);
     vec![
-        ("ldp", PrivacySpec::Ldp { epsilon: eps }),
+        (
+            "ldp",
+            PrivacySpec::Ldp {
+                epsilon: eps,
+                delta: None,
+                releases: None,
+            },
+        ),
         (
             "context-ldp",
             PrivacySpec::ContextLdp {
@@ -157,6 +164,8 @@ fn notions(n: usize, rng: &mut impl Rng) -> Vec<(&'static str, PrivacySpec)> {
             PrivacySpec::Lip {
                 epsilon: eps,
                 prior: None,
+                delta: None,
+                releases: None,
             },
         ),
         (
@@ -281,10 +290,16 @@ fn never_worse_than_feasible_published_mechanisms() {
             };
             // k-RR (Warner at n = 2) is eps-LDP, hence also eps-LIP.
             for notion in [
-                PrivacySpec::Ldp { epsilon: eps },
+                PrivacySpec::Ldp {
+                    epsilon: eps,
+                    delta: None,
+                    releases: None,
+                },
                 PrivacySpec::Lip {
                     epsilon: eps,
                     prior: None,
+                    delta: None,
+                    releases: None,
                 },
             ] {
                 let p =

@@ -259,7 +259,11 @@ fn mismatched_case(spec_eps: f64, reference_eps: f64) -> Case {
         size: Some(n),
         ..Default::default()
     };
-    case.spec.privacy = vec![PrivacySpec::Ldp { epsilon: spec_eps }];
+    case.spec.privacy = vec![PrivacySpec::Ldp {
+        epsilon: spec_eps,
+        delta: None,
+        releases: None,
+    }];
     case.spec.objective = ObjectiveSpec::ExpectedLoss {
         loss: LossSpec::Named("hamming".into()),
     };

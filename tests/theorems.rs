@@ -5,11 +5,20 @@ use mechsynth::privacy::{ldp_leakage, lip_leakage};
 use mechsynth::verify::theorems::{check_theorems, exact_lip_to_ldp, prop1_bound};
 use mechsynth::Channel;
 
+/// Claims that fail, with the counterexamples in README "What we verified": Cor. 3's converse
+/// constant `(e^eps + 1) delta` (it is `2 e^eps delta`) and eq. (4)'s per-output form for
+/// delta > 0.
+const KNOWN_FALSE: [&str; 2] = ["approximate-lip-to-ldp", "per-output-form"];
+
 #[test]
 fn every_stated_relation_holds_on_random_and_tight_channels() {
     let report = check_theorems(3, 60);
     for c in &report.checks {
-        assert!(c.holds, "{}: {:?}", c.name, c.counterexample);
+        if KNOWN_FALSE.contains(&c.name) {
+            assert!(!c.holds, "{} was expected to fail", c.name);
+        } else {
+            assert!(c.holds, "{}: {:?}", c.name, c.counterexample);
+        }
         assert!(c.cases > 0, "{} checked nothing", c.name);
     }
 }

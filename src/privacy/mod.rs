@@ -4,6 +4,8 @@
 //! One file per notion implements [`PrivacyNotion`]; [`PrivacySpec`] is the serde-tagged enum
 //! that problem files and the CLI use to name them.
 
+mod approximate;
+mod approximate_delta;
 mod block;
 mod context;
 mod dprivacy;
@@ -15,6 +17,8 @@ mod max_leakage;
 mod mutual_information;
 mod spec;
 
+pub use approximate::{ApproximateLdp, ApproximateLip, MAX_LIFTED_DIMENSION};
+pub use approximate_delta::{approximate_profile, ldp_delta, lip_delta, smallest_epsilon};
 pub use block::{block_leakage, BlockLdp};
 pub(crate) use context::checked_pairs;
 pub use context::{matrix_leakage, ContextLdp};
@@ -27,7 +31,9 @@ pub use max_leakage::{max_leakage, MaxLeakage};
 pub use mutual_information::{
     mutual_information_down, mutual_information_up, MutualInformationPrivacy,
 };
-pub use spec::{check_epsilon, ApproximateSpec, PrivacySpec, Symbol, MAX_EPSILON, NOTION_NAMES};
+pub use spec::{
+    check_delta, check_epsilon, ApproximateSpec, PrivacySpec, Symbol, MAX_EPSILON, NOTION_NAMES,
+};
 
 use crate::channel::Channel;
 use crate::domain::Domain;

@@ -2,8 +2,8 @@
 
 use super::context::checked_pairs;
 use super::{
-    BlockLdp, ContextLdp, DPrivacy, HighLowLdp, Identifiability, Ldp, Lip, MaxLeakage, MetricSpec,
-    MutualInformationPrivacy, PrivacyNotion, SpannerEncoding,
+    ApproximateLdp, ApproximateLip, BlockLdp, ContextLdp, DPrivacy, HighLowLdp, Identifiability,
+    Ldp, Lip, MaxLeakage, MetricSpec, MutualInformationPrivacy, PrivacyNotion, SpannerEncoding,
 };
 use crate::domain::{normalize_prior, validate_prior, Domain};
 use crate::error::{show_list, show_number, ProblemError};
@@ -85,6 +85,12 @@ pub enum PrivacySpec {
         /// Privacy parameter.
         #[serde(alias = "eps")]
         epsilon: f64,
+        /// Failure probability of (eps, delta)-LDP (context-aware-lip Def. 1); default 0.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        delta: Option<f64>,
+        /// Independent releases that must meet eps together (default 1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        releases: Option<usize>,
     },
     /// Context-aware LDP with privacy matrix `epsilon * matrix` (epsilon defaults to 1).
     #[serde(alias = "context-aware-ldp")]
@@ -141,6 +147,12 @@ pub enum PrivacySpec {
         /// Prior (default: the domain prior).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         prior: Option<Vec<f64>>,
+        /// Failure probability of (eps, delta)-LIP (context-aware-lip Def. 5); default 0.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        delta: Option<f64>,
+        /// Independent releases that must meet eps together (default 1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        releases: Option<usize>,
     },
     /// Bounded-prior LIP over the convex hull of `priors`.
     #[serde(alias = "bounded-prior-lip")]
@@ -217,7 +229,7 @@ impl PrivacySpec {
     pub fn set_epsilon(&mut self, value: f64) {
         match self {
             PrivacySpec::ContextLdp { epsilon, .. } => *epsilon = Some(value),
-            PrivacySpec::Ldp { epsilon }
+            PrivacySpec::Ldp { epsilon, .. }
             | PrivacySpec::HighLow { epsilon, .. }
             | PrivacySpec::Block { epsilon, .. }
             | PrivacySpec::DPrivacy { epsilon, .. }
@@ -240,9 +252,22 @@ impl PrivacySpec {
         let eps_key = format!("{key}.epsilon");
         let n = domain.size();
         Ok(match self {
-            PrivacySpec::Ldp { epsilon } => Box::new(Ldp {
-                epsilon: check_epsilon(&eps_key, *epsilon)?,
-            }),
+            PrivacySpec::Ldp {
+                epsilon,
+                delta,
+                releases,
+            } => {
+                let epsilon = check_epsilon(&eps_key, *epsilon)?;
+                let delta = check_delta(&format!("{key}.delta"), *delta)?;
+                let releases = check_releases(key, *releases, delta)?;
+                if releases > 1 {
+                    Box::new(crate::compose::ComposedLdp::new(epsilon, releases))
+                } else if delta == 0.0 {
+                    Box::new(Ldp { epsilon })
+                } else {
+                    Box::new(ApproximateLdp { epsilon, delta })
+                }
+            }
             PrivacySpec::ContextLdp { epsilon, matrix } => {
                 let epsilon = check_epsilon(&eps_key, epsilon.unwrap_or(1.0))?;
                 let mkey = format!("{key}.matrix");
@@ -308,7 +333,12 @@ impl PrivacySpec {
                     spanner,
                 })
             }
-            PrivacySpec::Lip { epsilon, prior } => {
+            PrivacySpec::Lip {
+                epsilon,
+                prior,
+                delta,
+                releases,
+            } => {
                 let prior = match prior {
                     Some(p) => {
                         let k = format!("{key}.prior");
@@ -325,11 +355,29 @@ impl PrivacySpec {
                     "domain.prior".into()
                 };
                 require_full_support(&prior_key, &prior, "lip")?;
-                Box::new(Lip {
-                    epsilon: check_epsilon(&eps_key, *epsilon)?,
-                    priors: vec![prior],
-                    name: "lip",
-                })
+                let epsilon = check_epsilon(&eps_key, *epsilon)?;
+                let delta = check_delta(&format!("{key}.delta"), *delta)?;
+                let releases = check_releases(key, *releases, delta)?;
+                if releases > 1 {
+                    let notion = crate::compose::ComposedLip::new(epsilon, releases, prior);
+                    warnings.push(format!(
+                        "{key}.releases = {releases}: the program is the single-release relaxation (one release leaks no more than the {releases} together, by post-processing); certification mixes its channel with a constant one until the exact leakage of the {releases} releases together is within epsilon, so the result is optimal only if the gap closes (Thm 4 of context-aware-lip alone would design each release at eps1 = {})",
+                        notion.theorem4_epsilon
+                    ));
+                    Box::new(notion)
+                } else if delta == 0.0 {
+                    Box::new(Lip {
+                        epsilon,
+                        priors: vec![prior],
+                        name: "lip",
+                    })
+                } else {
+                    Box::new(ApproximateLip {
+                        epsilon,
+                        delta,
+                        prior,
+                    })
+                }
             }
             PrivacySpec::BpLip { epsilon, priors } => {
                 let pkey = format!("{key}.priors");
@@ -390,6 +438,37 @@ impl PrivacySpec {
 
 fn self_has_prior(spec: &PrivacySpec) -> bool {
     matches!(spec, PrivacySpec::Lip { prior: Some(_), .. })
+}
+
+/// Delta must be a number in `[0, 1]` (a probability); absent means 0.
+pub fn check_delta(key: &str, delta: Option<f64>) -> Result<f64, ProblemError> {
+    match delta {
+        None => Ok(0.0),
+        Some(d) if (0.0..=1.0).contains(&d) => Ok(d),
+        Some(d) => Err(ProblemError::invalid(
+            key,
+            d,
+            "delta is a probability: a number in [0, 1] (0 gives the pure notion)",
+        )),
+    }
+}
+
+/// `releases` must be at least 1, and more than 1 only with delta = 0.
+fn check_releases(key: &str, releases: Option<usize>, delta: f64) -> Result<usize, ProblemError> {
+    match releases {
+        None => Ok(1),
+        Some(0) => Err(ProblemError::invalid(
+            format!("{key}.releases"),
+            0,
+            "the number of independent releases must be at least 1",
+        )),
+        Some(k) if k > 1 && delta > 0.0 => Err(ProblemError::invalid(
+            format!("{key}.releases"),
+            k,
+            "several releases are supported only with delta = 0",
+        )),
+        Some(k) => Ok(k),
+    }
 }
 
 /// Largest accepted epsilon.

@@ -110,7 +110,7 @@ pub(super) fn formulate_and_solve(
         }
         let mut outcome = local()?;
         outcome.notes.push(format!(
-            "the constraints have no column cone (mutual-information privacy), or its extreme rays could not be listed (more than {ENUMERATION_LIMIT}, or double description did not finish within its share of the time limit); the result is a local optimum"
+            "the constraints have no column cone (mutual-information privacy, (eps, delta) notions), or its extreme rays could not be listed (more than {ENUMERATION_LIMIT}, or double description did not finish within its share of the time limit); the result is a local optimum"
         ));
         return Ok((with_krr_note(problem, outcome), describe()));
     }
@@ -136,7 +136,7 @@ pub(super) fn formulate_and_solve(
         if relaxed.bound.is_some() {
             outcome.bound = relaxed.bound;
             outcome.notes.push(
-                "bound: the global optimum without the mutual-information constraint (extreme-ray LP)".into(),
+                "bound: the global optimum without the constraints that couple the columns (mutual-information privacy, (eps, delta) notions; extreme-ray LP)".into(),
             );
         }
     }

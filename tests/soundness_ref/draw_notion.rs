@@ -64,7 +64,11 @@ pub fn notion(
     let idx = |v: &[usize]| v.iter().map(|&i| Symbol::Index(i)).collect::<Vec<_>>();
     match name {
         "ldp" => (
-            PrivacySpec::Ldp { epsilon: eps },
+            PrivacySpec::Ldp {
+                epsilon: eps,
+                delta: None,
+                releases: None,
+            },
             Constraint::Ratios(all_pairs(eps)),
             "ldp".into(),
         ),
@@ -201,6 +205,8 @@ pub fn notion(
             let spec = PrivacySpec::Lip {
                 epsilon: eps,
                 prior: own.then(|| q.clone()),
+                delta: None,
+                releases: None,
             };
             (
                 spec,

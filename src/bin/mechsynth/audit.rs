@@ -21,6 +21,12 @@ pub struct AuditArgs {
     /// Allow --svg to replace an existing file.
     #[arg(long)]
     force: bool,
+    /// Also report the smallest delta of (eps, delta)-LDP and -LIP at this eps (repeatable).
+    #[arg(long = "epsilon", value_name = "EPS")]
+    epsilons: Vec<f64>,
+    /// Also report the smallest eps of (eps, delta)-LDP and -LIP at this delta (repeatable).
+    #[arg(long = "delta", value_name = "DELTA")]
+    deltas: Vec<f64>,
 }
 
 /// Run `audit`; exit code 5 when a stated constraint is violated (with `--strict`, also when
@@ -30,7 +36,24 @@ pub fn run(args: AuditArgs) -> Result<u8> {
         crate::common::check_output_path(svg, &args.file, args.force)?;
     }
     let spec = AuditSpec::load(&args.file)?;
-    let report = audit(&spec)?;
+    let mut report = audit(&spec)?;
+    if !args.epsilons.is_empty() || !args.deltas.is_empty() {
+        for &e in &args.epsilons {
+            mechsynth::privacy::check_epsilon("--epsilon", e)?;
+        }
+        for &d in &args.deltas {
+            mechsynth::privacy::check_delta("--delta", Some(d))?;
+        }
+        let (channel, domain) = spec.channel_and_domain()?;
+        report
+            .leakage
+            .extend(mechsynth::privacy::approximate_profile(
+                &channel,
+                domain.prior(),
+                &args.epsilons,
+                &args.deltas,
+            ));
+    }
     for w in &report.warnings {
         eprintln!("warning: {w}");
     }

@@ -13,6 +13,7 @@
 
 mod audit;
 mod common;
+mod compose;
 mod continuous;
 mod curve;
 mod estimate;
@@ -65,6 +66,9 @@ enum Command {
     /// Solve a problem over a grid of epsilon, domain size, prior or users: CSV and SVG of the
     /// certified optimum, other notions' optima and the registry's closed forms, with statuses.
     Curve(curve::CurveArgs),
+    /// Exact leakage of k independent releases (the product channel) under every notion,
+    /// beside the composition bounds (basic, advanced, Thm 4, Cor. 4).
+    Compose(compose::ComposeArgs),
     /// Regenerate every figure manifest's CSV and SVG (default: figures/ into figures/out/).
     Figures(figures::FiguresArgs),
     /// Calibrate Gaussian, Laplace or sampling noise for continuous data under (eps, delta)-LIP
@@ -100,5 +104,6 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Figures(args) => figures::run(args),
         Command::Continuous(args) => continuous::run(args),
         Command::Transfer(args) => transfer::run(args),
+        Command::Compose(args) => compose::run(args),
     }
 }

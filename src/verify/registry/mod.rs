@@ -110,7 +110,11 @@ pub(super) fn candidate(
 
 pub(super) fn ldp_epsilon(s: &Setting) -> Option<f64> {
     match s.notion {
-        PrivacySpec::Ldp { epsilon } => Some(*epsilon),
+        PrivacySpec::Ldp {
+            epsilon,
+            delta: None,
+            releases: None,
+        } => Some(*epsilon),
         _ => None,
     }
 }
@@ -120,6 +124,8 @@ pub(super) fn lip_epsilon(s: &Setting) -> Option<f64> {
         PrivacySpec::Lip {
             epsilon,
             prior: None,
+            delta: None,
+            releases: None,
         } => Some(*epsilon),
         _ => None,
     }

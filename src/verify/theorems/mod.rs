@@ -2,10 +2,12 @@
 //! lip-data-aggregation.txt, checked on random channels and on tight (adversarial) ones, each
 //! reported as holding over every case tried or failing with a counterexample.
 
+mod approximate;
 mod notions;
 mod properties;
 mod support;
 
+pub use approximate::{cor3_tight_case, per_output_lip_delta};
 pub use support::{exact_lip_to_ldp, ldp_to_lip_bound, prop1_bound};
 
 use crate::channel::Channel;
@@ -119,6 +121,7 @@ pub fn check_theorems(seed: u64, cases: usize) -> TheoremReport {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut checks = notions::check(&mut rng, cases);
     checks.extend(properties::check(&mut rng, cases));
+    checks.extend(approximate::check(&mut rng, cases));
     TheoremReport {
         all_hold: checks.iter().all(|c| c.holds),
         checks,

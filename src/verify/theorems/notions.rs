@@ -38,6 +38,8 @@ pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize) -> Vec<TheoremCheck> {
             PrivacySpec::Lip {
                 epsilon: eps,
                 prior: None,
+                delta: None,
+                releases: None,
             },
         ) {
             chans.push(t);
@@ -190,6 +192,8 @@ pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize) -> Vec<TheoremCheck> {
             PrivacySpec::Lip {
                 epsilon: eps,
                 prior: None,
+                delta: None,
+                releases: None,
             },
         ) {
             chans.push(t);

@@ -1,0 +1,58 @@
+//! Composition: the leakage of k independent releases of the same input, computed exactly on
+//! the product channel, against the bounds the papers state.
+//!
+//! - [`mod@product`]: the product channel `Q1 x ... x Qk` over `m1 * ... * mk` outputs;
+//! - [`bounds`]: Thm 4 and Cor. 4/5 of B. Jiang, M. Seif, R. Tandon and M. Li, "Context-Aware
+//!   Local Information Privacy", IEEE Trans. Inf. Forensics Security 16, 2021, doi:10.1109/TIFS.2021.3087350; basic and
+//!   advanced (Dwork, Rothblum and Vadhan, FOCS 2010) composition for LDP;
+//! - [`report`]: the exact leakage of the joint release under every computable notion, each
+//!   with its bound, ratio and gap (`mechsynth compose`);
+//! - [`notion`]: `releases = k` in a `[[privacy]]` entry: a channel whose k-fold release meets
+//!   the requested eps.
+
+pub mod bounds;
+pub mod notion;
+pub mod product;
+pub mod report;
+
+pub use bounds::{advanced_composition, basic_composition, sequential_bound, theorem4_bound};
+pub use notion::{ComposedLdp, ComposedLip};
+pub use product::{power, product, product_size, MAX_PRODUCT_ENTRIES};
+pub use report::{compose, ComposeReport, ComposeRow};
+
+/// Errors of composition.
+#[derive(Debug, thiserror::Error)]
+pub enum ComposeError {
+    /// The product channel would be too large.
+    #[error("the product channel needs {entries} entries ({inputs} inputs x {outputs} outputs), above the limit of {limit}; use fewer releases or smaller channels")]
+    TooLarge {
+        /// Inputs.
+        inputs: usize,
+        /// Outputs of the product (saturating).
+        outputs: usize,
+        /// Entries needed (saturating).
+        entries: usize,
+        /// The limit, [`MAX_PRODUCT_ENTRIES`].
+        limit: usize,
+    },
+    /// The channels have different numbers of inputs.
+    #[error("channel {index} has {found} inputs, but the first has {expected}; composed releases must share their input")]
+    InputMismatch {
+        /// Index of the offending channel.
+        index: usize,
+        /// Inputs of the first channel.
+        expected: usize,
+        /// Inputs of this one.
+        found: usize,
+    },
+    /// A bad parameter.
+    #[error("{key} = {value}: {reason}")]
+    Invalid {
+        /// The parameter.
+        key: String,
+        /// Its value.
+        value: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
