@@ -61,8 +61,18 @@ fn every_problem_file_solves_certifies_and_matches_its_expected_optimum() {
         // Only objectives without a global method may end in a local optimum, and then the
         // file cannot claim an expected optimum.
         let local = report.status == Status::LocalOptimum;
+        // A spanner approximation is bounded against the exact problem, which it does not
+        // reach: `feasible`, with the bound on the right side.
+        let spanner = report
+            .encoding
+            .iter()
+            .any(|e| e.contains("spanner with dilation"));
+        if spanner {
+            assert_eq!(report.status, Status::Feasible, "{}", path.display());
+            assert!(report.bound.unwrap() <= report.objective.unwrap());
+        }
         assert!(
-            report.status.is_optimal() || (local && report.expected.is_none()),
+            report.status.is_optimal() || ((local || spanner) && report.expected.is_none()),
             "{name}: status {}",
             report.status
         );

@@ -410,10 +410,15 @@ pub fn objective_profile_for(
     out
 }
 
+/// Channels with more inputs than this leave out the profile's O(n^3) entries (inversion and
+/// frequency MSE; about two minutes at 3,000 symbols) unless the problem's objective is one.
+pub const PROFILE_CUBIC_LIMIT: usize = 1000;
+
 /// Every objective that applies to any channel over `domain`, evaluated: `mmse-sum` (of the
 /// domain's values, weight 1), `mmse-histogram`, `mutual-information` (nats), and
 /// `inversion-mse` (one user, true distribution = the prior) when the channel is square and
-/// invertible, and `frequency-mse` (every frequency, fixed counts, one user) when it is finite.
+/// invertible, and `frequency-mse` (every frequency, fixed counts, one user) when it is finite
+/// (these two only up to [`PROFILE_CUBIC_LIMIT`] inputs).
 pub fn objective_profile(channel: &Channel, domain: &Domain) -> BTreeMap<String, f64> {
     let prior = domain.prior();
     let mut out = BTreeMap::new();
@@ -437,6 +442,9 @@ pub fn objective_profile(channel: &Channel, domain: &Domain) -> BTreeMap<String,
             Box::new(MutualInformation::new(prior)),
         ),
     ]);
+    if channel.inputs() > PROFILE_CUBIC_LIMIT {
+        return out;
+    }
     let inversion = InversionMse::new(prior, 1.0).value(channel);
     if inversion.is_finite() {
         out.insert("inversion-mse".into(), inversion);
