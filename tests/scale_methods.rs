@@ -124,6 +124,7 @@ fn lazy_rows_agree_with_every_row_on_a_grid() {
         let p = problem(&text);
         let lazy = run(&p, MethodChoice::LazyRows);
         let full = run(&p, MethodChoice::Lp);
+        assert_eq!(lazy.method, Method::LazyRows);
         assert!(
             lazy.method_notes[0].contains("added as violated"),
             "{:?}",

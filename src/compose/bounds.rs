@@ -35,9 +35,12 @@ pub fn sequential_bound(epsilons: &[f64], marginal_min: &[f64], joint_min: f64) 
     (joint_min + total.exp() * (1.0 - joint_min)).ln()
 }
 
-/// Basic composition of LDP (Dwork and Roth, Thm 3.16): `sum_k eps_k`.
+/// Basic composition of LDP (Dwork and Roth, Thm 3.16): `sum_k eps_k`, rounded upwards (a
+/// k-term sum of non-negative numbers errs by at most `gamma_k` times itself).
 pub fn basic_composition(epsilons: &[f64]) -> f64 {
-    epsilons.iter().sum()
+    let sum: f64 = epsilons.iter().sum();
+    let k = epsilons.len() as f64;
+    (sum * (1.0 + (k + 1.0) * f64::EPSILON)).next_up()
 }
 
 /// Advanced composition (Dwork, Rothblum and Vadhan, "Boosting and Differential Privacy", FOCS

@@ -20,11 +20,20 @@ pub use notion::{ComposedLdp, ComposedLip};
 pub use product::{power, product, product_size, MAX_PRODUCT_ENTRIES};
 pub use report::{compose, ComposeReport, ComposeRow};
 
+/// A count computed with saturating arithmetic: `more than 2^64` when it saturated.
+fn show_count(v: usize) -> String {
+    if v == usize::MAX {
+        "more than 2^64".into()
+    } else {
+        v.to_string()
+    }
+}
+
 /// Errors of composition.
 #[derive(Debug, thiserror::Error)]
 pub enum ComposeError {
     /// The product channel would be too large.
-    #[error("the product channel needs {entries} entries ({inputs} inputs x {outputs} outputs), above the limit of {limit}; use fewer releases or smaller channels")]
+    #[error("the product channel needs {} entries ({inputs} inputs x {} outputs), above the limit of {limit}; use fewer releases or smaller channels", show_count(*entries), show_count(*outputs))]
     TooLarge {
         /// Inputs.
         inputs: usize,

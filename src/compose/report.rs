@@ -71,8 +71,9 @@ fn row(notion: &str, exact: f64, bound: Option<(f64, &str)>) -> ComposeRow {
         exact,
         bound: bound.map(|b| b.0),
         bound_source: bound.map(|b| b.1.to_string()),
-        ratio: bound.map(|b| b.0 / exact),
-        gap: bound.map(|b| b.0 - exact),
+        // Equal values (0 and 0, inf and inf) have ratio 1 and gap 0, not NaN.
+        ratio: bound.map(|b| if b.0 == exact { 1.0 } else { b.0 / exact }),
+        gap: bound.map(|b| if b.0 == exact { 0.0 } else { b.0 - exact }),
     }
 }
 

@@ -312,6 +312,16 @@ impl PrivacySpec {
                 metric,
                 approximate,
             } => {
+                if n > crate::formulation::LP_MAX_INPUTS {
+                    return Err(ProblemError::invalid(
+                        format!("{key}.notion"),
+                        "\"d-privacy\"",
+                        format!(
+                            "{n} points: d-privacy is solved by one program over the channel, at most {} points",
+                            crate::formulation::LP_MAX_INPUTS
+                        ),
+                    ));
+                }
                 let distances = metric.distances(&format!("{key}.metric"), domain, warnings)?;
                 let spanner = approximate
                     .map(|a| {
@@ -453,7 +463,11 @@ pub fn check_delta(key: &str, delta: Option<f64>) -> Result<f64, ProblemError> {
     }
 }
 
-/// `releases` must be at least 1, and more than 1 only with delta = 0.
+/// Most independent releases a privacy entry may ask for (the k-fold leakage is certified on
+/// the product channel, or by Thm 4 of context-aware-lip over k copies).
+pub const MAX_RELEASES: usize = 1000;
+
+/// `releases` must be in 1..=[`MAX_RELEASES`], and more than 1 only with delta = 0.
 fn check_releases(key: &str, releases: Option<usize>, delta: f64) -> Result<usize, ProblemError> {
     match releases {
         None => Ok(1),
@@ -461,6 +475,11 @@ fn check_releases(key: &str, releases: Option<usize>, delta: f64) -> Result<usiz
             format!("{key}.releases"),
             0,
             "the number of independent releases must be at least 1",
+        )),
+        Some(k) if k > MAX_RELEASES => Err(ProblemError::invalid(
+            format!("{key}.releases"),
+            k,
+            format!("at most {MAX_RELEASES} independent releases"),
         )),
         Some(k) if k > 1 && delta > 0.0 => Err(ProblemError::invalid(
             format!("{key}.releases"),

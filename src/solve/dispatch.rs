@@ -53,7 +53,7 @@ pub(super) fn formulate_and_solve(
             }
             if method == MethodChoice::Decomposition {
                 return Err(SolveError::MethodNotApplicable(
-                    "decomposition needs polyhedral notions without coupling rows (not max-leakage or mutual-information)".into(),
+                    "decomposition needs polyhedral notions without coupling rows (not max-leakage, mutual-information or (eps, delta) notions)".into(),
                 ));
             }
         }

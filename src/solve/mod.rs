@@ -24,10 +24,7 @@ use std::time::Instant;
 /// when it applies (below, one LP is faster).
 pub const DECOMPOSITION_MIN_INPUTS: usize = 24;
 
-/// Largest domain for the methods that build one program over the whole channel (every method
-/// but the decomposition under a lone LDP constraint): n^2 variables and, measured, about 2.8
-/// KB of solver memory per variable.
-pub const LP_MAX_INPUTS: usize = 1000;
+pub use crate::formulation::LP_MAX_INPUTS;
 
 /// Default accepted difference between an `[expected]` optimum and the solved objective.
 pub const DEFAULT_EXPECTED_TOLERANCE: f64 = 1e-6;

@@ -125,7 +125,12 @@ pub fn solve_by_decomposition(
         })
         .collect();
     let kind = super::run::backend_kind(run.backend);
-    let mut best_bound = f64::NEG_INFINITY;
+    // Non-negative costs: no channel costs less than 0, a bound that holds from the start.
+    let mut best_bound = if costs.iter().flatten().all(|c| *c >= 0.0) {
+        0.0
+    } else {
+        f64::NEG_INFINITY
+    };
     let mut trace = Vec::new();
     let mut notes = Vec::new();
     let mut last = None;

@@ -147,7 +147,7 @@ pub fn solve_with_lazy_rows(
         }
     }
     Ok(Some(Outcome {
-        method: Method::Lp,
+        method: Method::LazyRows,
         status,
         iterations,
         rows: rows_out,

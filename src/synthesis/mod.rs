@@ -50,6 +50,8 @@ pub enum Method {
     OptimalDesign,
     /// Column generation over outputs for a linear objective (Dantzig-Wolfe decomposition).
     Decomposition,
+    /// One LP with ratio rows added as they are violated.
+    LazyRows,
     /// A local method (no global guarantee).
     Local,
 }
@@ -64,6 +66,7 @@ impl Method {
             Method::ColumnGeneration => "column generation",
             Method::OptimalDesign => "optimal design",
             Method::Decomposition => "decomposition",
+            Method::LazyRows => "LP, lazy rows",
             Method::Local => "local",
         }
     }
