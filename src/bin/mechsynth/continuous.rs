@@ -8,7 +8,7 @@ use mechsynth::continuous::problem::{self, bin_counts, read_column};
 use mechsynth::continuous::{ContinuousError, Prior, Report, Request};
 use std::path::PathBuf;
 
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub struct ContinuousArgs {
     /// A problem file with a `[continuous]` table; flags override its values.
     file: Option<PathBuf>,
@@ -57,6 +57,70 @@ pub struct ContinuousArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
+    /// With --sweep: the column plotted (parameter, achieved, release-mse or posterior-mse).
+    #[arg(long, default_value = "parameter")]
+    plot: String,
+    #[command(flatten)]
+    sweep: crate::sweep::SweepArgs,
+}
+
+/// The flags `--sweep` and `--series-over` may vary.
+const SWEEP_KEYS: [&str; 7] = [
+    "epsilon",
+    "delta",
+    "at",
+    "sensitivity",
+    "prior",
+    "notion",
+    "mechanism",
+];
+
+fn set(args: &mut ContinuousArgs, key: &str, value: &str) -> Result<()> {
+    use crate::sweep::parse;
+    match key {
+        "epsilon" => args.epsilon = Some(parse(key, value)?),
+        "delta" => args.delta = Some(parse(key, value)?),
+        "at" => args.at = Some(parse(key, value)?),
+        "sensitivity" => args.sensitivity = Some(parse(key, value)?),
+        "prior" => args.prior = Some(value.to_string()),
+        "notion" => args.notion = Some(value.to_string()),
+        _ => args.mechanism = Some(value.to_string()),
+    }
+    Ok(())
+}
+
+/// One point of a sweep: every method's `--plot` column (none when no noise meets the target).
+fn sweep_point(args: &ContinuousArgs) -> Result<Vec<crate::sweep::Value>> {
+    let req = request(args)?;
+    let limits = Limits {
+        deadline: None,
+        progress: None,
+    };
+    let report = match calibrate_within(&req, &limits) {
+        Ok(r) => r,
+        Err(ContinuousError::Infeasible(m)) => {
+            eprintln!("note: no noise level meets the target: {m}");
+            return Ok(Vec::new());
+        }
+        Err(e) => return Err(bad(e)),
+    };
+    let mut out = Vec::new();
+    for r in &report.rows {
+        let value = match args.plot.as_str() {
+            "parameter" => r.parameter,
+            "achieved" => r.achieved,
+            "release-mse" => r.release_mse,
+            "posterior-mse" => r.posterior_mse,
+            other => bail!(UsageError(format!(
+                "invalid `--plot` = {other}: parameter, achieved, release-mse or posterior-mse"
+            ))),
+        };
+        out.push(crate::sweep::Value {
+            series: r.method.clone(),
+            value: Some(value),
+        });
+    }
+    Ok(out)
 }
 
 fn bad(e: ContinuousError) -> anyhow::Error {
@@ -209,7 +273,11 @@ fn csv(report: &Report) -> String {
 
 /// Run `continuous`; exit 3 when no noise meets the target, 4 when the time limit runs out, 6
 /// with --verify when a published closed form fails.
+/// With --sweep, evaluate over a grid instead (see [`crate::sweep`]).
 pub fn run(args: ContinuousArgs) -> Result<u8> {
+    if args.sweep.sweep.is_some() {
+        return crate::sweep::run(&args.sweep, &args, &SWEEP_KEYS, set, sweep_point);
+    }
     let req = request(&args)?;
     let started = std::time::Instant::now();
     let deadline = match args.time_limit {

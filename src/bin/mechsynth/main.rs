@@ -24,6 +24,7 @@ mod plan;
 mod privatize;
 mod simulate;
 mod solve;
+mod sweep;
 mod transfer;
 mod verify;
 

@@ -5,10 +5,11 @@ use crate::common::{emit, Format, UsageError};
 use anyhow::{bail, Result};
 use mechsynth::collect::Model;
 use mechsynth::continuous::transfer as tr;
+use mechsynth::continuous::transfer_sim::Discrepancy;
 use mechsynth::privacy::lip_leakage;
 use std::path::PathBuf;
 
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub struct TransferArgs {
     /// The channel (a solve JSON report or a TOML `[channel]` file); not needed with --simulate.
     channel: Option<PathBuf>,
@@ -52,6 +53,8 @@ pub struct TransferArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
+    #[command(flatten)]
+    sweep: crate::sweep::SweepArgs,
 }
 
 fn pmf(key: &str, text: &str, size: usize) -> Result<Vec<f64>> {
@@ -85,6 +88,7 @@ struct Out {
     corollary7_eta_true_c: Option<f64>,
     corollary7_eta_data_c: Option<f64>,
     corollary7_bound: Option<f64>,
+    corollary7_bound12: Option<f64>,
     corollary8_eta: Option<f64>,
 }
 
@@ -96,9 +100,61 @@ pub fn run(args: TransferArgs) -> Result<u8> {
             args.beta
         )));
     }
+    if args.sweep.sweep.is_some() {
+        return crate::sweep::run(&args.sweep, &args, &SWEEP_KEYS, set, sweep_point);
+    }
     if let Some(trials) = args.simulate {
         return simulate(&args, trials);
     }
+    let (out, model, channel_path) = compute(&args)?;
+    let (phat, radius) = (&out.estimated_prior, out.corollary7_radius);
+    if let (Some(eps), Some(path)) = (args.design_epsilon, &args.emit_problem) {
+        let r =
+            radius.ok_or_else(|| UsageError("--emit-problem needs --samples or --data".into()))?;
+        let text = tr::bp_lip_problem(model.domain.labels(), phat, r, eps)?;
+        crate::common::check_output_path(path, &channel_path, false)?;
+        emit(&text, Some(path))?;
+    } else if args.design_epsilon.is_some() || args.emit_problem.is_some() {
+        bail!(UsageError(
+            "--design-epsilon and --emit-problem go together".into()
+        ));
+    }
+    print(&out, args.format)
+}
+
+/// The flags `--sweep` and `--series-over` may vary.
+const SWEEP_KEYS: [&str; 5] = ["samples", "beta", "sim-epsilon", "prior", "true-prior"];
+
+fn set(args: &mut TransferArgs, key: &str, value: &str) -> Result<()> {
+    use crate::sweep::parse;
+    match key {
+        "samples" if args.simulate.is_some() => args.sim_samples = value.to_string(),
+        "samples" => args.samples = Some(parse(key, value)?),
+        "beta" => args.beta = parse(key, value)?,
+        "sim-epsilon" => args.sim_epsilon = parse(key, value)?,
+        "prior" => args.prior = Some(value.to_string()),
+        _ => args.true_prior = Some(value.to_string()),
+    }
+    Ok(())
+}
+
+/// One point of a sweep: the numeric results (the simulation's with --simulate).
+fn sweep_point(args: &TransferArgs) -> Result<Vec<crate::sweep::Value>> {
+    if !(args.beta > 0.0 && args.beta < 1.0) {
+        bail!(UsageError(format!(
+            "invalid `--beta` = {}: must be in (0, 1)",
+            args.beta
+        )));
+    }
+    let skip = ["samples", "beta", "n", "trials", "skipped", "failures"];
+    let value = match args.simulate {
+        Some(trials) => serde_json::to_value(&simulation(args, trials)?[0])?,
+        None => serde_json::to_value(&compute(args)?.0)?,
+    };
+    Ok(crate::sweep::numeric_fields(&value, &skip))
+}
+
+fn compute(args: &TransferArgs) -> Result<(Out, Model, PathBuf)> {
     let channel_path = args
         .channel
         .clone()
@@ -194,6 +250,13 @@ pub fn run(args: TransferArgs) -> Result<u8> {
         corollary7_bound: n
             .zip(data_c)
             .map(|(n, c)| leak_hat + tr::corollary7_eta(n, size, args.beta, c)),
+        corollary7_bound12: n.zip(data_c).map(|(n, c)| {
+            tr::bound12(
+                leak_hat,
+                tr::corollary7_eta(n, size, args.beta, c),
+                tr::p_min(&phat),
+            )
+        }),
         corollary8_eta: match (&truth, &args.family) {
             (Some(t), Some(f)) => {
                 let fam = f
@@ -205,22 +268,16 @@ pub fn run(args: TransferArgs) -> Result<u8> {
             _ => None,
         },
     };
-    if let (Some(eps), Some(path)) = (args.design_epsilon, &args.emit_problem) {
-        let r =
-            radius.ok_or_else(|| UsageError("--emit-problem needs --samples or --data".into()))?;
-        let text = tr::bp_lip_problem(model.domain.labels(), &phat, r, eps)?;
-        crate::common::check_output_path(path, &channel_path, false)?;
-        emit(&text, Some(path))?;
-    } else if args.design_epsilon.is_some() || args.emit_problem.is_some() {
-        bail!(UsageError(
-            "--design-epsilon and --emit-problem go together".into()
-        ));
-    }
-    let text = match args.format {
-        Format::Json => serde_json::to_string_pretty(&out)? + "\n",
+    Ok((out, model, channel_path))
+}
+
+fn print(out: &Out, format: Format) -> Result<u8> {
+    let args_format = format;
+    let text = match args_format {
+        Format::Json => serde_json::to_string_pretty(out)? + "\n",
         Format::Table | Format::Csv => {
-            let v = serde_json::to_value(&out)?;
-            let mut s = if matches!(args.format, Format::Csv) {
+            let v = serde_json::to_value(out)?;
+            let mut s = if matches!(args_format, Format::Csv) {
                 "quantity,value\n".to_string()
             } else {
                 String::new()
@@ -229,7 +286,7 @@ pub fn run(args: TransferArgs) -> Result<u8> {
                 if val.is_null() {
                     continue;
                 }
-                s += &if matches!(args.format, Format::Csv) {
+                s += &if matches!(args_format, Format::Csv) {
                     format!("{k},\"{val}\"\n")
                 } else {
                     format!("{k:<30} {val}\n")
@@ -242,7 +299,7 @@ pub fn run(args: TransferArgs) -> Result<u8> {
     Ok(0)
 }
 
-fn simulate(args: &TransferArgs, trials: u32) -> Result<u8> {
+fn simulation(args: &TransferArgs, trials: u32) -> Result<Vec<Discrepancy>> {
     let truth_text = args
         .true_prior
         .as_deref()
@@ -266,7 +323,7 @@ fn simulate(args: &TransferArgs, trials: u32) -> Result<u8> {
                 args.sim_samples
             ))
         })?;
-    let rows: Vec<_> = ns
+    Ok(ns
         .iter()
         .map(|&n| {
             mechsynth::continuous::transfer_sim::simulate(
@@ -278,7 +335,11 @@ fn simulate(args: &TransferArgs, trials: u32) -> Result<u8> {
                 n,
             )
         })
-        .collect();
+        .collect())
+}
+
+fn simulate(args: &TransferArgs, trials: u32) -> Result<u8> {
+    let rows = simulation(args, trials)?;
     let text = match args.format {
         Format::Json => serde_json::to_string_pretty(&rows)? + "\n",
         Format::Csv => {
