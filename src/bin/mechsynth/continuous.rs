@@ -80,6 +80,7 @@ fn set(args: &mut ContinuousArgs, key: &str, value: &str) -> Result<()> {
     match key {
         "epsilon" => args.epsilon = Some(parse(key, value)?),
         "delta" => args.delta = Some(parse(key, value)?),
+        "at" if value == "none" => args.at = None,
         "at" => args.at = Some(parse(key, value)?),
         "sensitivity" => args.sensitivity = Some(parse(key, value)?),
         "prior" => args.prior = Some(value.to_string()),

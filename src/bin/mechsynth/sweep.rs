@@ -25,7 +25,8 @@ pub struct SweepArgs {
     /// the series), e.g. `notion=lip|ldp`.
     #[arg(long = "series-over", value_name = "KEY=A|B|...")]
     pub series_over: Option<String>,
-    /// With --sweep: keep only the series whose name contains one of these (comma-separated).
+    /// With --sweep: keep only the series whose name (with its `--series-over` label) contains
+    /// one of these (comma-separated).
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<String>,
     /// With --sweep: write the CSV here (default: stdout).
@@ -91,7 +92,7 @@ pub fn run<A: Clone>(
             let (k, items) = split_key("--series-over", t, keys)?;
             items
                 .split('|')
-                .map(|item| match item.split_once('=') {
+                .map(|item| match item.rsplit_once('=') {
                     Some((label, v)) => (format!("{label}: "), Some((k, v.to_string()))),
                     None => (format!("{k}={item}: "), Some((k, item.to_string()))),
                 })
@@ -114,11 +115,12 @@ pub fn run<A: Clone>(
             set(&mut at, key, &text)?;
             eprintln!("sweep: {prefix}{key} = {x}");
             for v in eval(&at)? {
-                if !sweep.only.is_empty() && !sweep.only.iter().any(|s| v.series.contains(s)) {
+                let series = format!("{prefix}{}", v.series);
+                if !sweep.only.is_empty() && !sweep.only.iter().any(|s| series.contains(s)) {
                     continue;
                 }
                 rows.push(Row {
-                    series: format!("{prefix}{}", v.series),
+                    series,
                     x,
                     value: v.value,
                     status: PointStatus::Optimal,

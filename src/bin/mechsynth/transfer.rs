@@ -89,6 +89,8 @@ struct Out {
     corollary7_eta_data_c: Option<f64>,
     corollary7_bound: Option<f64>,
     corollary7_bound12: Option<f64>,
+    bound12_twice_leakage: f64,
+    bound12_ldp_term: f64,
     corollary8_eta: Option<f64>,
 }
 
@@ -250,6 +252,8 @@ fn compute(args: &TransferArgs) -> Result<(Out, Model, PathBuf)> {
         corollary7_bound: n
             .zip(data_c)
             .map(|(n, c)| leak_hat + tr::corollary7_eta(n, size, args.beta, c)),
+        bound12_twice_leakage: 2.0 * leak_hat,
+        bound12_ldp_term: ((leak_hat.exp() - 1.0 + tr::p_min(&phat)) / tr::p_min(&phat)).ln(),
         corollary7_bound12: n.zip(data_c).map(|(n, c)| {
             tr::bound12(
                 leak_hat,
