@@ -57,6 +57,10 @@ pub struct ContinuousArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
+    /// Evaluate this noise parameter (sigma, b or lambda) instead of calibrating: the delta (or
+    /// eps when --delta is 0) it achieves under LIP and LDP.
+    #[arg(long)]
+    noise: Option<f64>,
     /// With --sweep: the column plotted (parameter, achieved, release-mse or posterior-mse).
     #[arg(long, default_value = "parameter")]
     plot: String,
@@ -65,7 +69,8 @@ pub struct ContinuousArgs {
 }
 
 /// The flags `--sweep` and `--series-over` may vary.
-const SWEEP_KEYS: [&str; 7] = [
+const SWEEP_KEYS: [&str; 8] = [
+    "noise",
     "epsilon",
     "delta",
     "at",
@@ -78,6 +83,7 @@ const SWEEP_KEYS: [&str; 7] = [
 fn set(args: &mut ContinuousArgs, key: &str, value: &str) -> Result<()> {
     use crate::sweep::parse;
     match key {
+        "noise" => args.noise = Some(parse(key, value)?),
         "epsilon" => args.epsilon = Some(parse(key, value)?),
         "delta" => args.delta = Some(parse(key, value)?),
         "at" if value == "none" => args.at = None,
@@ -93,6 +99,16 @@ fn set(args: &mut ContinuousArgs, key: &str, value: &str) -> Result<()> {
 /// One point of a sweep: every method's `--plot` column (none when no noise meets the target).
 fn sweep_point(args: &ContinuousArgs) -> Result<Vec<crate::sweep::Value>> {
     let req = request(args)?;
+    if let Some(noise) = args.noise {
+        let rows = crate::continuous_noise::at_noise(&req, noise)?;
+        return Ok(rows
+            .into_iter()
+            .map(|(series, v)| crate::sweep::Value {
+                series,
+                value: Some(v),
+            })
+            .collect());
+    }
     let limits = Limits {
         deadline: None,
         progress: None,
@@ -280,6 +296,19 @@ pub fn run(args: ContinuousArgs) -> Result<u8> {
         return crate::sweep::run(&args.sweep, &args, &SWEEP_KEYS, set, sweep_point);
     }
     let req = request(&args)?;
+    if let Some(noise) = args.noise {
+        let rows = crate::continuous_noise::at_noise(&req, noise)?;
+        let text = match args.format {
+            Format::Json => {
+                let map: serde_json::Map<String, serde_json::Value> =
+                    rows.iter().map(|(k, v)| (k.clone(), (*v).into())).collect();
+                serde_json::to_string_pretty(&map)? + "\n"
+            }
+            f => crate::continuous_noise::render(&rows, matches!(f, Format::Csv)),
+        };
+        emit(&text, None)?;
+        return Ok(0);
+    }
     let started = std::time::Instant::now();
     let deadline = match args.time_limit {
         Some(t) if t.is_finite() && t > 0.0 => {
