@@ -8,6 +8,9 @@ use mechsynth::continuous::problem::{self, bin_counts, read_column};
 use mechsynth::continuous::{ContinuousError, Prior, Report, Request};
 use std::path::PathBuf;
 
+mod noise;
+mod sweep;
+
 #[derive(clap::Args, Clone)]
 pub struct ContinuousArgs {
     /// A problem file with a `[continuous]` table; flags override its values.
@@ -66,78 +69,6 @@ pub struct ContinuousArgs {
     plot: String,
     #[command(flatten)]
     sweep: crate::sweep::SweepArgs,
-}
-
-/// The flags `--sweep` and `--series-over` may vary.
-const SWEEP_KEYS: [&str; 8] = [
-    "noise",
-    "epsilon",
-    "delta",
-    "at",
-    "sensitivity",
-    "prior",
-    "notion",
-    "mechanism",
-];
-
-fn set(args: &mut ContinuousArgs, key: &str, value: &str) -> Result<()> {
-    use crate::sweep::parse;
-    match key {
-        "noise" => args.noise = Some(parse(key, value)?),
-        "epsilon" => args.epsilon = Some(parse(key, value)?),
-        "delta" => args.delta = Some(parse(key, value)?),
-        "at" if value == "none" => args.at = None,
-        "at" => args.at = Some(parse(key, value)?),
-        "sensitivity" => args.sensitivity = Some(parse(key, value)?),
-        "prior" => args.prior = Some(value.to_string()),
-        "notion" => args.notion = Some(value.to_string()),
-        _ => args.mechanism = Some(value.to_string()),
-    }
-    Ok(())
-}
-
-/// One point of a sweep: every method's `--plot` column (none when no noise meets the target).
-fn sweep_point(args: &ContinuousArgs) -> Result<Vec<crate::sweep::Value>> {
-    let req = request(args)?;
-    if let Some(noise) = args.noise {
-        let rows = crate::continuous_noise::at_noise(&req, noise)?;
-        return Ok(rows
-            .into_iter()
-            .map(|(series, v)| crate::sweep::Value {
-                series,
-                value: Some(v),
-            })
-            .collect());
-    }
-    let limits = Limits {
-        deadline: None,
-        progress: None,
-    };
-    let report = match calibrate_within(&req, &limits) {
-        Ok(r) => r,
-        Err(ContinuousError::Infeasible(m)) => {
-            eprintln!("note: no noise level meets the target: {m}");
-            return Ok(Vec::new());
-        }
-        Err(e) => return Err(bad(e)),
-    };
-    let mut out = Vec::new();
-    for r in &report.rows {
-        let value = match args.plot.as_str() {
-            "parameter" => r.parameter,
-            "achieved" => r.achieved,
-            "release-mse" => r.release_mse,
-            "posterior-mse" => r.posterior_mse,
-            other => bail!(UsageError(format!(
-                "invalid `--plot` = {other}: parameter, achieved, release-mse or posterior-mse"
-            ))),
-        };
-        out.push(crate::sweep::Value {
-            series: r.method.clone(),
-            value: Some(value),
-        });
-    }
-    Ok(out)
 }
 
 fn bad(e: ContinuousError) -> anyhow::Error {
@@ -293,18 +224,18 @@ fn csv(report: &Report) -> String {
 /// With --sweep, evaluate over a grid instead (see [`crate::sweep`]).
 pub fn run(args: ContinuousArgs) -> Result<u8> {
     if args.sweep.sweep.is_some() {
-        return crate::sweep::run(&args.sweep, &args, &SWEEP_KEYS, set, sweep_point);
+        return crate::sweep::run(&args.sweep, &args, &sweep::KEYS, sweep::set, sweep::point);
     }
     let req = request(&args)?;
     if let Some(noise) = args.noise {
-        let rows = crate::continuous_noise::at_noise(&req, noise)?;
+        let rows = noise::at_noise(&req, noise)?;
         let text = match args.format {
             Format::Json => {
                 let map: serde_json::Map<String, serde_json::Value> =
                     rows.iter().map(|(k, v)| (k.clone(), (*v).into())).collect();
                 serde_json::to_string_pretty(&map)? + "\n"
             }
-            f => crate::continuous_noise::render(&rows, matches!(f, Format::Csv)),
+            f => noise::render(&rows, matches!(f, Format::Csv)),
         };
         emit(&text, None)?;
         return Ok(0);

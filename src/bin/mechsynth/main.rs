@@ -15,7 +15,6 @@ mod audit;
 mod common;
 mod compose;
 mod continuous;
-mod continuous_noise;
 mod curve;
 mod estimate;
 mod figures;

@@ -9,6 +9,9 @@ use mechsynth::continuous::transfer_sim::Discrepancy;
 use mechsynth::privacy::lip_leakage;
 use std::path::PathBuf;
 
+mod simulate;
+mod sweep;
+
 #[derive(clap::Args, Clone)]
 pub struct TransferArgs {
     /// The channel (a solve JSON report or a TOML `[channel]` file); not needed with --simulate.
@@ -103,10 +106,10 @@ pub fn run(args: TransferArgs) -> Result<u8> {
         )));
     }
     if args.sweep.sweep.is_some() {
-        return crate::sweep::run(&args.sweep, &args, &SWEEP_KEYS, set, sweep_point);
+        return crate::sweep::run(&args.sweep, &args, &sweep::KEYS, sweep::set, sweep::point);
     }
     if let Some(trials) = args.simulate {
-        return simulate(&args, trials);
+        return simulate::simulate(&args, trials);
     }
     let (out, model, channel_path) = compute(&args)?;
     let (phat, radius) = (&out.estimated_prior, out.corollary7_radius);
@@ -122,38 +125,6 @@ pub fn run(args: TransferArgs) -> Result<u8> {
         ));
     }
     print(&out, args.format)
-}
-
-/// The flags `--sweep` and `--series-over` may vary.
-const SWEEP_KEYS: [&str; 5] = ["samples", "beta", "sim-epsilon", "prior", "true-prior"];
-
-fn set(args: &mut TransferArgs, key: &str, value: &str) -> Result<()> {
-    use crate::sweep::parse;
-    match key {
-        "samples" if args.simulate.is_some() => args.sim_samples = value.to_string(),
-        "samples" => args.samples = Some(parse(key, value)?),
-        "beta" => args.beta = parse(key, value)?,
-        "sim-epsilon" => args.sim_epsilon = parse(key, value)?,
-        "prior" => args.prior = Some(value.to_string()),
-        _ => args.true_prior = Some(value.to_string()),
-    }
-    Ok(())
-}
-
-/// One point of a sweep: the numeric results (the simulation's with --simulate).
-fn sweep_point(args: &TransferArgs) -> Result<Vec<crate::sweep::Value>> {
-    if !(args.beta > 0.0 && args.beta < 1.0) {
-        bail!(UsageError(format!(
-            "invalid `--beta` = {}: must be in (0, 1)",
-            args.beta
-        )));
-    }
-    let skip = ["samples", "beta", "n", "trials", "skipped", "failures"];
-    let value = match args.simulate {
-        Some(trials) => serde_json::to_value(&simulation(args, trials)?[0])?,
-        None => serde_json::to_value(&compute(args)?.0)?,
-    };
-    Ok(crate::sweep::numeric_fields(&value, &skip))
 }
 
 fn compute(args: &TransferArgs) -> Result<(Out, Model, PathBuf)> {
@@ -295,77 +266,6 @@ fn print(out: &Out, format: Format) -> Result<u8> {
                 } else {
                     format!("{k:<30} {val}\n")
                 };
-            }
-            s
-        }
-    };
-    emit(&text, None)?;
-    Ok(0)
-}
-
-fn simulation(args: &TransferArgs, trials: u32) -> Result<Vec<Discrepancy>> {
-    let truth_text = args
-        .true_prior
-        .as_deref()
-        .ok_or_else(|| UsageError("--simulate needs --true-prior".into()))?;
-    let size = truth_text.split(',').count();
-    let truth = pmf("--true-prior", truth_text, size)?;
-    if !(args.sim_epsilon.is_finite() && args.sim_epsilon > 0.0) {
-        bail!(UsageError(format!(
-            "invalid `--sim-epsilon` = {}: must be > 0",
-            args.sim_epsilon
-        )));
-    }
-    let ns: Vec<u64> = args
-        .sim_samples
-        .split(',')
-        .map(|t| t.trim().parse::<u64>().ok().filter(|&n| n > 0))
-        .collect::<Option<_>>()
-        .ok_or_else(|| {
-            UsageError(format!(
-                "invalid `--sim-samples` = {}: positive integers",
-                args.sim_samples
-            ))
-        })?;
-    Ok(ns
-        .iter()
-        .map(|&n| {
-            mechsynth::continuous::transfer_sim::simulate(
-                &truth,
-                args.sim_epsilon,
-                n,
-                trials,
-                args.beta,
-                n,
-            )
-        })
-        .collect())
-}
-
-fn simulate(args: &TransferArgs, trials: u32) -> Result<u8> {
-    let rows = simulation(args, trials)?;
-    let text = match args.format {
-        Format::Json => serde_json::to_string_pretty(&rows)? + "\n",
-        Format::Csv => {
-            let mut s = "n,trials,skipped,mean,quantile,eta_mean,failures\n".to_string();
-            for r in &rows {
-                s += &format!(
-                    "{},{},{},{},{},{},{}\n",
-                    r.n, r.trials, r.skipped, r.mean, r.quantile, r.eta_mean, r.failures
-                );
-            }
-            s
-        }
-        Format::Table => {
-            let mut s = format!(
-                "{:>8} {:>7} {:>7} {:>12} {:>12} {:>12} {:>8}\n",
-                "n", "trials", "skipped", "mean Delta", "quantile", "Cor.7 eta", "failures"
-            );
-            for r in &rows {
-                s += &format!(
-                    "{:>8} {:>7} {:>7} {:>12.6} {:>12.6} {:>12.6} {:>8}\n",
-                    r.n, r.trials, r.skipped, r.mean, r.quantile, r.eta_mean, r.failures
-                );
             }
             s
         }
