@@ -62,6 +62,7 @@ fn sweep(args: &[&str], name: &str) -> Vec<(String, f64, f64)> {
         .records()
         .map(|r| {
             let r = r.unwrap();
+            assert_eq!(&r[3], "computed", "status of a swept value");
             (
                 r[0].to_string(),
                 r[1].parse().unwrap(),

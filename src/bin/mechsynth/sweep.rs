@@ -123,7 +123,7 @@ pub fn run<A: Clone>(
                     series,
                     x,
                     value: v.value,
-                    status: PointStatus::Optimal,
+                    status: PointStatus::Computed,
                     bound: None,
                     leakage: None,
                     notes: String::new(),
