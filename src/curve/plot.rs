@@ -96,7 +96,8 @@ pub(super) fn series_names(rows: &[Row]) -> Vec<String> {
 
 /// Draw `rows` as an SVG document: a line per series (solid for certified optima, dashed for
 /// closed forms), markers by status (filled circle: optimal; hollow circle: feasible; hollow
-/// triangle: local optimum; cross: violates a constraint or is no channel), and a legend.
+/// triangle: local optimum; cross: violates a constraint or is no channel; a small filled
+/// circle, without a legend entry, for a computed value), and a legend.
 pub fn curve_svg(rows: &[Row], options: &PlotOptions) -> Result<String, CurveError> {
     let plotted: Vec<&Row> = rows
         .iter()
@@ -265,7 +266,9 @@ fn marker<DB: DrawingBackend, C: Clone + 'static>(
     color: RGBColor,
 ) -> DynElement<'static, DB, C> {
     match status {
-        PointStatus::Optimal => Circle::new(at, MARKER_SIZE, color.filled()).into_dyn(),
+        PointStatus::Optimal | PointStatus::Computed => {
+            Circle::new(at, MARKER_SIZE, color.filled()).into_dyn()
+        }
         PointStatus::Feasible => Circle::new(at, MARKER_SIZE, color.stroke_width(1)).into_dyn(),
         PointStatus::LocalOptimum => HollowTriangle {
             at,

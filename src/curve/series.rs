@@ -26,6 +26,9 @@ pub enum PointStatus {
     InfeasibleClosedForm,
     /// No channel: the backend's status (e.g. `infeasible`, `time-limit`).
     NoChannel(String),
+    /// A computed quantity with no channel status (a leakage, a bound, a noise level: the
+    /// `--sweep` of `continuous`, `compose` and `transfer`).
+    Computed,
 }
 
 impl PointStatus {
@@ -45,6 +48,7 @@ impl PointStatus {
             "local-optimum" => PointStatus::LocalOptimum,
             "violates-constraint" => PointStatus::ViolatesConstraint,
             "infeasible-closed-form" => PointStatus::InfeasibleClosedForm,
+            "computed" => PointStatus::Computed,
             other => PointStatus::NoChannel(
                 other
                     .strip_prefix("no-channel:")
@@ -63,6 +67,7 @@ impl fmt::Display for PointStatus {
             PointStatus::LocalOptimum => f.write_str("local-optimum"),
             PointStatus::ViolatesConstraint => f.write_str("violates-constraint"),
             PointStatus::InfeasibleClosedForm => f.write_str("infeasible-closed-form"),
+            PointStatus::Computed => f.write_str("computed"),
             PointStatus::NoChannel(s) => write!(f, "no-channel:{s}"),
         }
     }

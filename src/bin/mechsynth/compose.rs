@@ -1,8 +1,9 @@
 //! `mechsynth compose`: the exact leakage of k independent releases against the stated bounds.
 
 use crate::common::{emit, Format, UsageError};
+use crate::sweep::{parse, Value};
 use anyhow::Result;
-use mechsynth::compose::{compose, report::ComposeOptions};
+use mechsynth::compose::{compose, report::ComposeOptions, ComposeReport};
 use mechsynth::AuditSpec;
 use std::path::PathBuf;
 
@@ -10,7 +11,7 @@ use std::path::PathBuf;
 /// with --delta-prime).
 const PROGRESS_ENTRIES: usize = 1 << 18;
 
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub struct ComposeArgs {
     /// Channel files (TOML `[channel]` or solve JSON reports), one per mechanism; the prior is
     /// the first file's domain prior.
@@ -28,6 +29,8 @@ pub struct ComposeArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
+    #[command(flatten)]
+    sweep: crate::sweep::SweepArgs,
 }
 
 fn parse_priors(text: &str, n: usize) -> Result<Vec<Vec<f64>>> {
@@ -44,8 +47,48 @@ fn parse_priors(text: &str, n: usize) -> Result<Vec<Vec<f64>>> {
     Ok(out)
 }
 
-/// Run `compose`.
+/// Run `compose`, or with --sweep over releases or delta-prime (series over `channel` too):
+/// the exact leakage (`NOTION exact`) and the bound (`NOTION bound`) of every notion.
 pub fn run(args: ComposeArgs) -> Result<u8> {
+    if args.sweep.sweep.is_some() {
+        return crate::sweep::run(&args.sweep, &args, &SWEEP_KEYS, set, |a| {
+            let mut out = Vec::new();
+            for r in report(a)?.rows {
+                out.push(Value {
+                    series: format!("{} exact", r.notion),
+                    value: Some(r.exact),
+                });
+                out.push(Value {
+                    series: format!("{} bound", r.notion),
+                    value: r.bound,
+                });
+            }
+            Ok(out)
+        });
+    }
+    let report = report(&args)?;
+    let text = match args.format {
+        Format::Json => serde_json::to_string_pretty(&report)? + "\n",
+        Format::Table => report.to_table(),
+        Format::Csv => report.to_csv(),
+    };
+    emit(&text, None)?;
+    Ok(0)
+}
+
+/// The flags `--sweep` and `--series-over` may vary.
+const SWEEP_KEYS: [&str; 3] = ["releases", "delta-prime", "channel"];
+
+fn set(args: &mut ComposeArgs, key: &str, value: &str) -> Result<()> {
+    match key {
+        "releases" => args.releases = parse(key, value)?,
+        "delta-prime" => args.delta_prime = Some(parse(key, value)?),
+        _ => args.channels = value.split(',').map(PathBuf::from).collect(),
+    }
+    Ok(())
+}
+
+fn report(args: &ComposeArgs) -> Result<ComposeReport> {
     if args.releases == 0 {
         return Err(UsageError("--releases 0: give at least 1 release".into()).into());
     }
@@ -88,11 +131,5 @@ pub fn run(args: ComposeArgs) -> Result<u8> {
             delta_prime: args.delta_prime,
         },
     )?;
-    let text = match args.format {
-        Format::Json => serde_json::to_string_pretty(&report)? + "\n",
-        Format::Table => report.to_table(),
-        Format::Csv => report.to_csv(),
-    };
-    emit(&text, None)?;
-    Ok(0)
+    Ok(report)
 }

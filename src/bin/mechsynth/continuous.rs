@@ -8,7 +8,10 @@ use mechsynth::continuous::problem::{self, bin_counts, read_column};
 use mechsynth::continuous::{ContinuousError, Prior, Report, Request};
 use std::path::PathBuf;
 
-#[derive(clap::Args)]
+mod noise;
+mod sweep;
+
+#[derive(clap::Args, Clone)]
 pub struct ContinuousArgs {
     /// A problem file with a `[continuous]` table; flags override its values.
     file: Option<PathBuf>,
@@ -57,6 +60,15 @@ pub struct ContinuousArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
+    /// Evaluate this noise parameter (sigma, b or lambda) instead of calibrating: the delta (or
+    /// eps when --delta is 0) it achieves under LIP and LDP.
+    #[arg(long)]
+    noise: Option<f64>,
+    /// With --sweep: the column plotted (parameter, achieved, release-mse or posterior-mse).
+    #[arg(long, default_value = "parameter")]
+    plot: String,
+    #[command(flatten)]
+    sweep: crate::sweep::SweepArgs,
 }
 
 fn bad(e: ContinuousError) -> anyhow::Error {
@@ -209,8 +221,25 @@ fn csv(report: &Report) -> String {
 
 /// Run `continuous`; exit 3 when no noise meets the target, 4 when the time limit runs out, 6
 /// with --verify when a published closed form fails.
+/// With --sweep, evaluate over a grid instead (see [`crate::sweep`]).
 pub fn run(args: ContinuousArgs) -> Result<u8> {
+    if args.sweep.sweep.is_some() {
+        return crate::sweep::run(&args.sweep, &args, &sweep::KEYS, sweep::set, sweep::point);
+    }
     let req = request(&args)?;
+    if let Some(noise) = args.noise {
+        let rows = noise::at_noise(&req, noise)?;
+        let text = match args.format {
+            Format::Json => {
+                let map: serde_json::Map<String, serde_json::Value> =
+                    rows.iter().map(|(k, v)| (k.clone(), (*v).into())).collect();
+                serde_json::to_string_pretty(&map)? + "\n"
+            }
+            f => noise::render(&rows, matches!(f, Format::Csv)),
+        };
+        emit(&text, None)?;
+        return Ok(0);
+    }
     let started = std::time::Instant::now();
     let deadline = match args.time_limit {
         Some(t) if t.is_finite() && t > 0.0 => {

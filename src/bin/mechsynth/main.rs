@@ -24,6 +24,7 @@ mod plan;
 mod privatize;
 mod simulate;
 mod solve;
+mod sweep;
 mod transfer;
 mod verify;
 
@@ -67,15 +68,17 @@ enum Command {
     /// certified optimum, other notions' optima and the registry's closed forms, with statuses.
     Curve(curve::CurveArgs),
     /// Exact leakage of k independent releases (the product channel) under every notion,
-    /// beside the composition bounds (basic, advanced, Thm 4, Cor. 4).
+    /// beside the composition bounds (basic, advanced, Thm 4, Cor. 4); over a grid with --sweep.
     Compose(compose::ComposeArgs),
     /// Regenerate every figure manifest's CSV and SVG (default: figures/ into figures/out/).
     Figures(figures::FiguresArgs),
     /// Calibrate Gaussian, Laplace or sampling noise for continuous data under (eps, delta)-LIP
-    /// or LDP: numerically from the definition and by the published closed forms.
+    /// or LDP: numerically from the definition and by the published closed forms; over a grid
+    /// with --sweep.
     Continuous(continuous::ContinuousArgs),
     /// The LIP a channel guarantees for the true prior when designed for an estimated one
-    /// (transferability bounds), and a bounded-prior design over the confidence set.
+    /// (transferability bounds), and a bounded-prior design over the confidence set; over a
+    /// grid with --sweep.
     Transfer(transfer::TransferArgs),
 }
 

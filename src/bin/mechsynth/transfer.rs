@@ -5,10 +5,14 @@ use crate::common::{emit, Format, UsageError};
 use anyhow::{bail, Result};
 use mechsynth::collect::Model;
 use mechsynth::continuous::transfer as tr;
+use mechsynth::continuous::transfer_sim::Discrepancy;
 use mechsynth::privacy::lip_leakage;
 use std::path::PathBuf;
 
-#[derive(clap::Args)]
+mod simulate;
+mod sweep;
+
+#[derive(clap::Args, Clone)]
 pub struct TransferArgs {
     /// The channel (a solve JSON report or a TOML `[channel]` file); not needed with --simulate.
     channel: Option<PathBuf>,
@@ -52,6 +56,8 @@ pub struct TransferArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
+    #[command(flatten)]
+    sweep: crate::sweep::SweepArgs,
 }
 
 fn pmf(key: &str, text: &str, size: usize) -> Result<Vec<f64>> {
@@ -85,6 +91,9 @@ struct Out {
     corollary7_eta_true_c: Option<f64>,
     corollary7_eta_data_c: Option<f64>,
     corollary7_bound: Option<f64>,
+    corollary7_bound12: Option<f64>,
+    bound12_twice_leakage: f64,
+    bound12_ldp_term: f64,
     corollary8_eta: Option<f64>,
 }
 
@@ -96,9 +105,29 @@ pub fn run(args: TransferArgs) -> Result<u8> {
             args.beta
         )));
     }
-    if let Some(trials) = args.simulate {
-        return simulate(&args, trials);
+    if args.sweep.sweep.is_some() {
+        return crate::sweep::run(&args.sweep, &args, &sweep::KEYS, sweep::set, sweep::point);
     }
+    if let Some(trials) = args.simulate {
+        return simulate::simulate(&args, trials);
+    }
+    let (out, model, channel_path) = compute(&args)?;
+    let (phat, radius) = (&out.estimated_prior, out.corollary7_radius);
+    if let (Some(eps), Some(path)) = (args.design_epsilon, &args.emit_problem) {
+        let r =
+            radius.ok_or_else(|| UsageError("--emit-problem needs --samples or --data".into()))?;
+        let text = tr::bp_lip_problem(model.domain.labels(), phat, r, eps)?;
+        crate::common::check_output_path(path, &channel_path, false)?;
+        emit(&text, Some(path))?;
+    } else if args.design_epsilon.is_some() || args.emit_problem.is_some() {
+        bail!(UsageError(
+            "--design-epsilon and --emit-problem go together".into()
+        ));
+    }
+    print(&out, args.format)
+}
+
+fn compute(args: &TransferArgs) -> Result<(Out, Model, PathBuf)> {
     let channel_path = args
         .channel
         .clone()
@@ -194,6 +223,15 @@ pub fn run(args: TransferArgs) -> Result<u8> {
         corollary7_bound: n
             .zip(data_c)
             .map(|(n, c)| leak_hat + tr::corollary7_eta(n, size, args.beta, c)),
+        bound12_twice_leakage: 2.0 * leak_hat,
+        bound12_ldp_term: ((leak_hat.exp() - 1.0 + tr::p_min(&phat)) / tr::p_min(&phat)).ln(),
+        corollary7_bound12: n.zip(data_c).map(|(n, c)| {
+            tr::bound12(
+                leak_hat,
+                tr::corollary7_eta(n, size, args.beta, c),
+                tr::p_min(&phat),
+            )
+        }),
         corollary8_eta: match (&truth, &args.family) {
             (Some(t), Some(f)) => {
                 let fam = f
@@ -205,22 +243,16 @@ pub fn run(args: TransferArgs) -> Result<u8> {
             _ => None,
         },
     };
-    if let (Some(eps), Some(path)) = (args.design_epsilon, &args.emit_problem) {
-        let r =
-            radius.ok_or_else(|| UsageError("--emit-problem needs --samples or --data".into()))?;
-        let text = tr::bp_lip_problem(model.domain.labels(), &phat, r, eps)?;
-        crate::common::check_output_path(path, &channel_path, false)?;
-        emit(&text, Some(path))?;
-    } else if args.design_epsilon.is_some() || args.emit_problem.is_some() {
-        bail!(UsageError(
-            "--design-epsilon and --emit-problem go together".into()
-        ));
-    }
-    let text = match args.format {
-        Format::Json => serde_json::to_string_pretty(&out)? + "\n",
+    Ok((out, model, channel_path))
+}
+
+fn print(out: &Out, format: Format) -> Result<u8> {
+    let args_format = format;
+    let text = match args_format {
+        Format::Json => serde_json::to_string_pretty(out)? + "\n",
         Format::Table | Format::Csv => {
-            let v = serde_json::to_value(&out)?;
-            let mut s = if matches!(args.format, Format::Csv) {
+            let v = serde_json::to_value(out)?;
+            let mut s = if matches!(args_format, Format::Csv) {
                 "quantity,value\n".to_string()
             } else {
                 String::new()
@@ -229,78 +261,11 @@ pub fn run(args: TransferArgs) -> Result<u8> {
                 if val.is_null() {
                     continue;
                 }
-                s += &if matches!(args.format, Format::Csv) {
+                s += &if matches!(args_format, Format::Csv) {
                     format!("{k},\"{val}\"\n")
                 } else {
                     format!("{k:<30} {val}\n")
                 };
-            }
-            s
-        }
-    };
-    emit(&text, None)?;
-    Ok(0)
-}
-
-fn simulate(args: &TransferArgs, trials: u32) -> Result<u8> {
-    let truth_text = args
-        .true_prior
-        .as_deref()
-        .ok_or_else(|| UsageError("--simulate needs --true-prior".into()))?;
-    let size = truth_text.split(',').count();
-    let truth = pmf("--true-prior", truth_text, size)?;
-    if !(args.sim_epsilon.is_finite() && args.sim_epsilon > 0.0) {
-        bail!(UsageError(format!(
-            "invalid `--sim-epsilon` = {}: must be > 0",
-            args.sim_epsilon
-        )));
-    }
-    let ns: Vec<u64> = args
-        .sim_samples
-        .split(',')
-        .map(|t| t.trim().parse::<u64>().ok().filter(|&n| n > 0))
-        .collect::<Option<_>>()
-        .ok_or_else(|| {
-            UsageError(format!(
-                "invalid `--sim-samples` = {}: positive integers",
-                args.sim_samples
-            ))
-        })?;
-    let rows: Vec<_> = ns
-        .iter()
-        .map(|&n| {
-            mechsynth::continuous::transfer_sim::simulate(
-                &truth,
-                args.sim_epsilon,
-                n,
-                trials,
-                args.beta,
-                n,
-            )
-        })
-        .collect();
-    let text = match args.format {
-        Format::Json => serde_json::to_string_pretty(&rows)? + "\n",
-        Format::Csv => {
-            let mut s = "n,trials,skipped,mean,quantile,eta_mean,failures\n".to_string();
-            for r in &rows {
-                s += &format!(
-                    "{},{},{},{},{},{},{}\n",
-                    r.n, r.trials, r.skipped, r.mean, r.quantile, r.eta_mean, r.failures
-                );
-            }
-            s
-        }
-        Format::Table => {
-            let mut s = format!(
-                "{:>8} {:>7} {:>7} {:>12} {:>12} {:>12} {:>8}\n",
-                "n", "trials", "skipped", "mean Delta", "quantile", "Cor.7 eta", "failures"
-            );
-            for r in &rows {
-                s += &format!(
-                    "{:>8} {:>7} {:>7} {:>12.6} {:>12.6} {:>12.6} {:>8}\n",
-                    r.n, r.trials, r.skipped, r.mean, r.quantile, r.eta_mean, r.failures
-                );
             }
             s
         }

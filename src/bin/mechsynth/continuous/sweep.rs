@@ -1,0 +1,75 @@
+//! `continuous --sweep`: the flags a sweep may vary and one point's series.
+
+use super::*;
+
+/// The flags `--sweep` and `--series-over` may vary.
+pub const KEYS: [&str; 8] = [
+    "noise",
+    "epsilon",
+    "delta",
+    "at",
+    "sensitivity",
+    "prior",
+    "notion",
+    "mechanism",
+];
+
+pub fn set(args: &mut ContinuousArgs, key: &str, value: &str) -> Result<()> {
+    use crate::sweep::parse;
+    match key {
+        "noise" => args.noise = Some(parse(key, value)?),
+        "epsilon" => args.epsilon = Some(parse(key, value)?),
+        "delta" => args.delta = Some(parse(key, value)?),
+        "at" if value == "none" => args.at = None,
+        "at" => args.at = Some(parse(key, value)?),
+        "sensitivity" => args.sensitivity = Some(parse(key, value)?),
+        "prior" => args.prior = Some(value.to_string()),
+        "notion" => args.notion = Some(value.to_string()),
+        _ => args.mechanism = Some(value.to_string()),
+    }
+    Ok(())
+}
+
+/// One point of a sweep: every method's `--plot` column (none when no noise meets the target).
+pub fn point(args: &ContinuousArgs) -> Result<Vec<crate::sweep::Value>> {
+    let req = request(args)?;
+    if let Some(noise) = args.noise {
+        let rows = super::noise::at_noise(&req, noise)?;
+        return Ok(rows
+            .into_iter()
+            .map(|(series, v)| crate::sweep::Value {
+                series,
+                value: Some(v),
+            })
+            .collect());
+    }
+    let limits = Limits {
+        deadline: None,
+        progress: None,
+    };
+    let report = match calibrate_within(&req, &limits) {
+        Ok(r) => r,
+        Err(ContinuousError::Infeasible(m)) => {
+            eprintln!("note: no noise level meets the target: {m}");
+            return Ok(Vec::new());
+        }
+        Err(e) => return Err(bad(e)),
+    };
+    let mut out = Vec::new();
+    for r in &report.rows {
+        let value = match args.plot.as_str() {
+            "parameter" => r.parameter,
+            "achieved" => r.achieved,
+            "release-mse" => r.release_mse,
+            "posterior-mse" => r.posterior_mse,
+            other => bail!(UsageError(format!(
+                "invalid `--plot` = {other}: parameter, achieved, release-mse or posterior-mse"
+            ))),
+        };
+        out.push(crate::sweep::Value {
+            series: r.method.clone(),
+            value: Some(value),
+        });
+    }
+    Ok(out)
+}

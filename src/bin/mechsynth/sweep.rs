@@ -1,0 +1,169 @@
+//! `--sweep KEY=GRID` for `continuous`, `compose` and `transfer`: evaluate the command at every
+//! grid value (the grid syntax of `mechsynth curve`: `FROM:TO:COUNT`, `log:FROM:TO:COUNT` or a
+//! comma list), optionally once per value of a second flag (`--series-over KEY=A|B|...`),
+//! and write one CSV row per point and series (the curve CSV format, full precision) and an
+//! SVG drawn by the curve plotter.
+
+use crate::common::{emit, UsageError};
+use anyhow::Result;
+use mechsynth::curve::{curve_svg, to_csv, Axis, Grid, PlotOptions, PointStatus, Row};
+use std::path::PathBuf;
+
+/// Width and height of a sweep's SVG in pixels (as the figure manifests').
+const SVG_SIZE: (u32, u32) = (900, 600);
+
+/// Flags whose grid values are rounded to whole numbers (a log grid of sample sizes).
+const INTEGER_KEYS: [&str; 2] = ["releases", "samples"];
+
+/// The sweep flags shared by the three commands.
+#[derive(clap::Args, Clone, Default)]
+pub struct SweepArgs {
+    /// Evaluate over a grid of one flag: KEY=FROM:TO:COUNT, KEY=log:FROM:TO:COUNT or KEY=A,B,...
+    #[arg(long, value_name = "KEY=GRID")]
+    pub sweep: Option<String>,
+    /// With --sweep: repeat the sweep for each value of another flag (`LABEL=VALUE` items name
+    /// the series), e.g. `notion=lip|ldp`.
+    #[arg(long = "series-over", value_name = "KEY=A|B|...")]
+    pub series_over: Option<String>,
+    /// With --sweep: keep only the series whose name (with its `--series-over` label) contains
+    /// one of these (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<String>,
+    /// With --sweep: write the CSV here (default: stdout).
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+    /// With --sweep: draw the series as an SVG here.
+    #[arg(long)]
+    pub svg: Option<PathBuf>,
+    /// With --svg: the plot's title.
+    #[arg(long, default_value = "")]
+    pub title: String,
+    /// With --svg: the y axis label.
+    #[arg(long = "y-label", default_value = "value")]
+    pub y_label: String,
+}
+
+/// One series' value at one point, as a command reports it.
+pub struct Value {
+    /// The series' name.
+    pub series: String,
+    /// The value (absent when the command has none at this point).
+    pub value: Option<f64>,
+}
+
+fn split_key<'a>(flag: &str, text: &'a str, keys: &[&str]) -> Result<(&'a str, &'a str)> {
+    let (key, rest) = text
+        .split_once('=')
+        .ok_or_else(|| UsageError(format!("invalid `{flag}` = {text}: expected KEY=...")))?;
+    if !keys.contains(&key) {
+        return Err(UsageError(format!(
+            "invalid `{flag}` = {text}: `{key}` is not one of {}",
+            keys.join(", ")
+        ))
+        .into());
+    }
+    Ok((key, rest))
+}
+
+/// Run the sweep: `set` writes a flag's value into a copy of the arguments (it validates the
+/// key), `eval` runs the command at those arguments.
+pub fn run<A: Clone>(
+    sweep: &SweepArgs,
+    args: &A,
+    keys: &[&str],
+    set: impl Fn(&mut A, &str, &str) -> Result<()>,
+    eval: impl Fn(&A) -> Result<Vec<Value>>,
+) -> Result<u8> {
+    let text = sweep.sweep.as_deref().unwrap_or_default();
+    let (key, spec) = split_key("--sweep", text, keys)?;
+    let axis = if key == "epsilon" {
+        Axis::Epsilon
+    } else {
+        Axis::Users // any positive finite value; the command checks its own range
+    };
+    let mut grid = Grid::parse(axis, "--sweep", spec).map_err(|e| UsageError(e.to_string()))?;
+    if INTEGER_KEYS.contains(&key) {
+        grid.values.iter_mut().for_each(|v| *v = v.round());
+        grid.values.dedup();
+    }
+    let groups: Vec<(String, Option<(&str, String)>)> = match &sweep.series_over {
+        None => vec![(String::new(), None)],
+        Some(t) => {
+            let (k, items) = split_key("--series-over", t, keys)?;
+            items
+                .split('|')
+                .map(|item| match item.rsplit_once('=') {
+                    Some((label, v)) => (format!("{label}: "), Some((k, v.to_string()))),
+                    None => (format!("{k}={item}: "), Some((k, item.to_string()))),
+                })
+                .collect()
+        }
+    };
+    let mut rows = Vec::new();
+    for (prefix, over) in &groups {
+        let mut base = args.clone();
+        if let Some((k, v)) = over {
+            set(&mut base, k, v)?;
+        }
+        for &x in &grid.values {
+            let mut at = base.clone();
+            let text = if INTEGER_KEYS.contains(&key) {
+                format!("{x}")
+            } else {
+                format!("{x:?}")
+            };
+            set(&mut at, key, &text)?;
+            eprintln!("sweep: {prefix}{key} = {x}");
+            for v in eval(&at)? {
+                let series = format!("{prefix}{}", v.series);
+                if !sweep.only.is_empty() && !sweep.only.iter().any(|s| series.contains(s)) {
+                    continue;
+                }
+                rows.push(Row {
+                    series,
+                    x,
+                    value: v.value,
+                    status: PointStatus::Computed,
+                    bound: None,
+                    leakage: None,
+                    notes: String::new(),
+                });
+            }
+        }
+    }
+    emit(&to_csv(&rows), sweep.csv.as_deref())?;
+    if let Some(path) = &sweep.svg {
+        let options = PlotOptions {
+            title: sweep.title.clone(),
+            x_label: key.to_string(),
+            y_label: sweep.y_label.clone(),
+            size: SVG_SIZE,
+        };
+        emit(&curve_svg(&rows, &options)?, Some(path))?;
+    }
+    Ok(0)
+}
+
+/// Parse a flag's value, naming the flag in the error.
+pub fn parse<T: std::str::FromStr>(key: &str, value: &str) -> Result<T> {
+    value
+        .trim()
+        .parse()
+        .map_err(|_| UsageError(format!("invalid `--{key}` = {value}")).into())
+}
+
+/// The numeric top-level fields of a JSON object as series (nulls and the swept keys left out).
+pub fn numeric_fields(value: &serde_json::Value, skip: &[&str]) -> Vec<Value> {
+    value
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(k, _)| !skip.contains(&k.as_str()))
+        .filter_map(|(k, v)| {
+            v.as_f64().map(|x| Value {
+                series: k.clone(),
+                value: Some(x),
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,35 @@
+//! `transfer --sweep`: the flags a sweep may vary and one point's series.
+
+use super::*;
+
+/// The flags `--sweep` and `--series-over` may vary.
+pub const KEYS: [&str; 5] = ["samples", "beta", "sim-epsilon", "prior", "true-prior"];
+
+pub fn set(args: &mut TransferArgs, key: &str, value: &str) -> Result<()> {
+    use crate::sweep::parse;
+    match key {
+        "samples" if args.simulate.is_some() => args.sim_samples = value.to_string(),
+        "samples" => args.samples = Some(parse(key, value)?),
+        "beta" => args.beta = parse(key, value)?,
+        "sim-epsilon" => args.sim_epsilon = parse(key, value)?,
+        "prior" => args.prior = Some(value.to_string()),
+        _ => args.true_prior = Some(value.to_string()),
+    }
+    Ok(())
+}
+
+/// One point of a sweep: the numeric results (the simulation's with --simulate).
+pub fn point(args: &TransferArgs) -> Result<Vec<crate::sweep::Value>> {
+    if !(args.beta > 0.0 && args.beta < 1.0) {
+        bail!(UsageError(format!(
+            "invalid `--beta` = {}: must be in (0, 1)",
+            args.beta
+        )));
+    }
+    let skip = ["samples", "beta", "n", "trials", "skipped", "failures"];
+    let value = match args.simulate {
+        Some(trials) => serde_json::to_value(&super::simulate::simulation(args, trials)?[0])?,
+        None => serde_json::to_value(&compute(args)?.0)?,
+    };
+    Ok(crate::sweep::numeric_fields(&value, &skip))
+}
