@@ -74,6 +74,15 @@ impl Request {
         }
         if let Some(x) = self.at {
             super::error::finite("at", x)?;
+            if let Some((lo, hi)) = self.range {
+                if !(lo..=hi).contains(&x) {
+                    return Err(ContinuousError::invalid(
+                        "at",
+                        x,
+                        format!("the data point must lie in the data range [{lo}, {hi}]"),
+                    ));
+                }
+            }
         }
         if self.notion == Notion::Ldp && self.sensitivity().is_none() {
             return Err(ContinuousError::invalid(

@@ -105,6 +105,22 @@ pub fn run(args: TransferArgs) -> Result<u8> {
             args.beta
         )));
     }
+    if args.simulate == Some(0) {
+        bail!(UsageError(
+            "invalid `--simulate` = 0: give at least one trial".into()
+        ));
+    }
+    if args.samples == Some(0) {
+        bail!(UsageError(
+            "invalid `--samples` = 0: a prior estimated from no samples has no guarantee".into()
+        ));
+    }
+    if args.family.is_some() && args.true_prior.is_none() {
+        bail!(UsageError(
+            "`--family` needs `--true-prior` (Cor. 8 bounds the discrepancy to the true prior)"
+                .into()
+        ));
+    }
     if args.sweep.sweep.is_some() {
         return crate::sweep::run(&args.sweep, &args, &sweep::KEYS, sweep::set, sweep::point);
     }
