@@ -247,14 +247,23 @@ fn a_data_point_outside_the_range_and_empty_transfer_inputs_are_refused() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("at") && err.contains("50") && err.contains("range"), "{err}");
+    assert!(
+        err.contains("at") && err.contains("50") && err.contains("range"),
+        "{err}"
+    );
     for (flag, value) in [("--simulate", "0"), ("--samples", "0")] {
         let o = run(&["transfer", "--prior", "0.3,0.7", flag, value]);
         assert_eq!(o.status.code(), Some(2), "{flag} {value}");
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains(flag), "{flag}: {err}");
     }
-    let o = run(&["transfer", "--prior", "0.3,0.7", "--family", "0.3,0.7;0.5,0.5"]);
+    let o = run(&[
+        "transfer",
+        "--prior",
+        "0.3,0.7",
+        "--family",
+        "0.3,0.7;0.5,0.5",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--true-prior"));
 }
