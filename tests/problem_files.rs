@@ -117,11 +117,14 @@ fn both_backends_agree_on_every_problem_file() {
             continue;
         }
         let b = solve_with(&path, BackendKind::Highs);
+        // Optimal on both, or (a spanner approximation, bounded against the exact problem)
+        // feasible on both; the objectives agree either way.
         assert!(
-            b.status.is_optimal(),
-            "{}: highs status {}",
+            b.status.is_optimal() || (b.status == Status::Feasible && a.status == b.status),
+            "{}: highs status {}, clarabel {}",
             path.display(),
-            b.status
+            b.status,
+            a.status
         );
         let (va, vb) = (a.objective.unwrap(), b.objective.unwrap());
         assert!(
