@@ -74,6 +74,7 @@ pub fn log_ratio_up(a: f64, b: f64) -> f64 {
 }
 
 /// `(s, e)` with `s = fl(a + b)` and `a + b = s + e` exactly (Knuth's TwoSum).
+#[cfg(test)]
 fn two_sum(a: f64, b: f64) -> (f64, f64) {
     let s = a + b;
     let bb = s - a;
@@ -103,35 +104,10 @@ pub fn exact_sum_minus(values: &[f64], target: f64) -> f64 {
     if plain.abs() > 2.0 * error {
         return plain;
     }
-    let mut expansion: Vec<f64> = vec![-target];
-    let mut grown: Vec<f64> = Vec::with_capacity(values.len() + 1);
-    for &v in values {
-        let mut q = v;
-        grown.clear();
-        for &h in &expansion {
-            let (s, e) = two_sum(q, h);
-            if e != 0.0 {
-                grown.push(e);
-            }
-            q = s;
-        }
-        grown.push(q);
-        std::mem::swap(&mut expansion, &mut grown);
-    }
-    // Components increase in magnitude and do not overlap: the largest non-zero one carries
-    // the sign, and their sum from the smallest is within an ulp of the exact value.
-    let top = expansion.iter().rev().find(|c| **c != 0.0).copied();
-    match top {
-        None => 0.0,
-        Some(t) => {
-            let total: f64 = expansion.iter().sum();
-            if total == 0.0 || total.signum() != t.signum() {
-                t
-            } else {
-                total
-            }
-        }
-    }
+    let mut acc = crate::long_sum::LongAccumulator::default();
+    acc.add(-target);
+    values.iter().for_each(|&v| acc.add(v));
+    acc.value()
 }
 
 /// Relative error bound of a floating-point sum of `terms` non-negative products.
@@ -175,6 +151,66 @@ pub fn scaled_log_ratio_up(a: f64, b: f64, scale: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// Reference: Shewchuk's growing expansion.
+    fn expansion_sum_minus(values: &[f64], target: f64) -> f64 {
+        let (mut plain, mut magnitude) = (-target, target.abs());
+        for &v in values {
+            plain += v;
+            magnitude += v.abs();
+        }
+        let error = (values.len() as f64 + 2.0) * f64::EPSILON * magnitude;
+        if plain.abs() > 2.0 * error {
+            return plain;
+        }
+        let mut expansion: Vec<f64> = vec![-target];
+        let mut grown: Vec<f64> = Vec::with_capacity(values.len() + 1);
+        for &v in values {
+            let mut q = v;
+            grown.clear();
+            for &h in &expansion {
+                let (s, e) = two_sum(q, h);
+                if e != 0.0 {
+                    grown.push(e);
+                }
+                q = s;
+            }
+            grown.push(q);
+            std::mem::swap(&mut expansion, &mut grown);
+        }
+        // Components increase in magnitude and do not overlap: the largest non-zero one carries
+        // the sign, and their sum from the smallest is within an ulp of the exact value.
+        let top = expansion.iter().rev().find(|c| **c != 0.0).copied();
+        match top {
+            None => 0.0,
+            Some(t) => {
+                let total: f64 = expansion.iter().sum();
+                if total == 0.0 || total.signum() != t.signum() {
+                    t
+                } else {
+                    total
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn long_accumulator_agrees_with_an_expansion(
+            parts in proptest::collection::vec((-1.0f64..1.0, -60i32..60), 1..200),
+            target in 0.0f64..2.0,
+        ) {
+            let values: Vec<f64> = parts.iter().map(|&(m, e)| m * 2f64.powi(e)).collect();
+            // Cancel the plain sum almost exactly, so the exact path runs.
+            let plain: f64 = values.iter().sum();
+            let target = if target < 1.0 { plain } else { plain.next_up() };
+            let fast = exact_sum_minus(&values, target);
+            let slow = expansion_sum_minus(&values, target);
+            prop_assert_eq!(fast.partial_cmp(&0.0), slow.partial_cmp(&0.0));
+            prop_assert!((fast - slow).abs() <= 8.0 * f64::EPSILON * slow.abs());
+        }
+    }
 
     #[test]
     fn ln_up_is_an_upper_bound_and_exact_at_one() {

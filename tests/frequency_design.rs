@@ -544,3 +544,108 @@ fn maximal_leakage_designs_for_ranges_are_never_beaten() {
         }
     }
 }
+
+/// Solve and return the method's name too.
+fn optimum_with_method(spec: ProblemSpec) -> (f64, f64, String, Vec<Vec<f64>>) {
+    let problem = Problem::from_spec(spec).unwrap();
+    let report = solve(&problem, &SolveOptions::default()).unwrap();
+    assert_eq!(report.status.to_string(), "optimal");
+    (
+        report.objective.unwrap(),
+        report.bound.unwrap(),
+        report.method.to_string(),
+        report.channel.unwrap().rows().to_vec(),
+    )
+}
+
+/// At a uniform distribution the closed form by symmetry and the general optimal design (run
+/// on a distribution nudged by 1e-11, which breaks the symmetry test but not the optimum beyond
+/// that order) agree.
+#[test]
+fn the_symmetric_optimum_agrees_with_the_general_design() {
+    for n in [4, 6, 9] {
+        for eps in [0.4, 1.5] {
+            let uniform = vec![1.0 / n as f64; n];
+            let mut nudged = uniform.clone();
+            nudged[0] += 1e-11;
+            nudged[1] -= 1e-11;
+            let (a, bound_a, method_a, _) =
+                optimum_with_method(spec(&uniform, ldp(eps), frequency(None, None)));
+            let (b, _, method_b, _) =
+                optimum_with_method(spec(&nudged, ldp(eps), frequency(None, None)));
+            assert_eq!(method_a, "optimal design, by symmetry");
+            assert_eq!(method_b, "optimal design");
+            assert!(bound_a <= a);
+            assert!((a - b).abs() <= 1e-8 * a, "n {n} eps {eps}: {a} vs {b}");
+        }
+    }
+}
+
+/// The best subset selection, brute force over k with every subset listed, against the
+/// symmetric optimum at a size where listing them is cheap (C(12, k) <= 924 outputs).
+#[test]
+fn the_symmetric_optimum_is_the_best_subset_selection_by_brute_force() {
+    let n = 12;
+    let pi = vec![1.0 / n as f64; n];
+    for eps in [0.3, 1.0, 4.0] {
+        let (value, bound, _, rows) =
+            optimum_with_method(spec(&pi, ldp(eps), frequency(None, None)));
+        let best = (1..n)
+            .map(|k| wide_mse(&subset_selection(n, k, eps), &pi))
+            .fold(f64::INFINITY, f64::min);
+        assert!(
+            (value - best).abs() <= 1e-9 * best,
+            "eps {eps}: {value} vs {best}"
+        );
+        assert!(
+            bound <= best * (1.0 + 1e-12),
+            "eps {eps}: bound {bound} above {best}"
+        );
+        // The emitted (balanced, far smaller) channel has the same MSE by the estimator's
+        // covariance, computed without the Fisher information.
+        let emitted = wide_mse(&rows, &pi);
+        assert!(
+            (emitted - best).abs() <= 1e-9 * best,
+            "eps {eps}: emitted {emitted}"
+        );
+        assert!(rows[0].len() <= n * (n / 2 + 1));
+    }
+}
+
+/// n = 32 (beyond any ray enumeration): certified, the emitted channel is eps-LDP from its
+/// numbers, its pairs are balanced, and neither k-RR nor random LDP channels beat it.
+#[test]
+fn thirty_two_symbols_are_certified_with_a_balanced_design() {
+    let n = 32;
+    let eps = 1.0;
+    let pi = vec![1.0 / n as f64; n];
+    let (value, bound, method, rows) =
+        optimum_with_method(spec(&pi, ldp(eps), frequency(None, None)));
+    assert_eq!(method, "optimal design, by symmetry");
+    assert!(bound <= value && value - bound <= 1e-9 * value);
+    let m = rows[0].len();
+    for y in 0..m {
+        let hi = rows.iter().map(|r| r[y]).fold(0.0, f64::max);
+        let lo = rows.iter().map(|r| r[y]).fold(f64::INFINITY, f64::min);
+        assert!(hi <= eps.exp() * lo, "column {y}: {hi} / {lo}");
+    }
+    // Pair masses sum_y Q[x][y] Q[x'][y] / lambda_y are equal off the diagonal.
+    let q = DMatrix::from_fn(n, m, |x, y| rows[x][y]);
+    let lambda = q.transpose() * DVector::from_column_slice(&pi);
+    let scaled = DMatrix::from_fn(n, m, |x, y| q[(x, y)] / lambda[y].sqrt());
+    let j = &scaled * scaled.transpose();
+    let off = j[(0, 1)];
+    for x in 0..n {
+        for z in 0..n {
+            if x != z {
+                assert!((j[(x, z)] - off).abs() <= 1e-10 * off.abs().max(1.0));
+            }
+        }
+    }
+    assert!(wide_mse(&krr(n, eps), &pi) > value * (1.0 + 1e-3));
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(32);
+    for _ in 0..20 {
+        let c = random_ldp(n, rng.gen_range(n..3 * n), eps, &mut rng);
+        assert!(wide_mse(&c, &pi) >= bound);
+    }
+}

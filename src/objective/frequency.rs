@@ -142,15 +142,20 @@ impl FrequencyMse {
     /// The Fisher information `J = sum_y q_y q_y^T / (pi . q_y)` over the columns of `channel`.
     pub fn fisher(&self, channel: &Channel) -> DMatrix<f64> {
         let n = channel.inputs();
-        let mut j = DMatrix::zeros(n, n);
-        for y in 0..channel.outputs() {
-            let q = DVector::from_vec(channel.column(y));
-            let lambda: f64 = q.iter().zip(&self.distribution).map(|(a, b)| a * b).sum();
-            if lambda > 0.0 {
-                j.ger(1.0 / lambda, &q, &q, 1.0);
-            }
+        // J = B B^T with B's columns q_y / sqrt(lambda_y): one matrix product instead of a
+        // rank-one update per output.
+        let scaled: Vec<DVector<f64>> = (0..channel.outputs())
+            .filter_map(|y| {
+                let q = DVector::from_vec(channel.column(y));
+                let lambda: f64 = q.iter().zip(&self.distribution).map(|(a, b)| a * b).sum();
+                (lambda > 0.0).then(|| q / lambda.sqrt())
+            })
+            .collect();
+        if scaled.is_empty() {
+            return DMatrix::zeros(n, n);
         }
-        j
+        let b = DMatrix::from_columns(&scaled);
+        &b * b.transpose()
     }
 
     /// `tr(A J^-1 A^T)`, or `+inf` when some query is not in the range of `J`.

@@ -8,8 +8,8 @@ use crate::privacy::PrivacyNotion;
 use crate::problem::Problem;
 use crate::synthesis::{
     decomposition_is_faster, solve_by_decomposition, solve_by_design, solve_by_rays, solve_linear,
-    solve_locally, solve_with_lazy_rows, Outcome, Run, ENUMERATION_LIMIT, LAZY_MIN_INPUTS,
-    LAZY_ROWS_PER_INPUT,
+    solve_locally, solve_symmetric_design, solve_with_lazy_rows, Outcome, Run, ENUMERATION_LIMIT,
+    LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT,
 };
 
 /// Pick the method for the objective and run it: the outcome and the encoding notes.
@@ -105,6 +105,9 @@ pub(super) fn formulate_and_solve(
             .collect::<Vec<_>>()
     };
     if let Some(design) = problem.objective.frequency_design() {
+        if let Some(outcome) = solve_symmetric_design(&all, design, n, run) {
+            return Ok((outcome, describe()));
+        }
         if let Some(outcome) = solve_by_design(&all, design, n, run) {
             return Ok((outcome, describe()));
         }

@@ -3,6 +3,7 @@
 //! enumerated or by column generation), as an optimal design over extreme rays (frequency MSE),
 //! or locally.
 
+mod balanced;
 mod barrier;
 mod decompose;
 mod decompose_master;
@@ -10,6 +11,7 @@ mod decompose_pricing;
 mod design;
 mod design_bound;
 mod design_rays;
+mod design_symmetric;
 mod extreme;
 mod lazy;
 mod linear;
@@ -24,6 +26,7 @@ pub use decompose::{
     DECOMPOSITION_GAP_TOLERANCE,
 };
 pub use design::{solve_by_design, DESIGN_GAP_TOLERANCE};
+pub use design_symmetric::solve_symmetric_design;
 pub use extreme::{combined_cone, solve_by_rays, CG_GAP_TOLERANCE, ENUMERATION_LIMIT};
 pub use lazy::{solve_with_lazy_rows, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT};
 pub use linear::solve_linear;
@@ -48,6 +51,8 @@ pub enum Method {
     ColumnGeneration,
     /// An optimal design (frequency MSE) over extreme rays, by column generation.
     OptimalDesign,
+    /// The optimal design in closed form, by symmetry (uniform distribution under LDP).
+    SymmetricDesign,
     /// Column generation over outputs for a linear objective (Dantzig-Wolfe decomposition).
     Decomposition,
     /// One LP with ratio rows added as they are violated.
@@ -65,6 +70,7 @@ impl Method {
             Method::ExtremeRayLp => "extreme-ray LP",
             Method::ColumnGeneration => "column generation",
             Method::OptimalDesign => "optimal design",
+            Method::SymmetricDesign => "optimal design, by symmetry",
             Method::Decomposition => "decomposition",
             Method::LazyRows => "LP, lazy rows",
             Method::Local => "local",

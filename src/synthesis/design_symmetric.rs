@@ -1,0 +1,134 @@
+//! Certified optimal frequency estimation under eps-LDP at a uniform true distribution, for any
+//! number of symbols, by symmetry (docs/frequency.md, "Uniform distributions: the symmetric
+//! optimum").
+//!
+//! The design problem `min tr(J(w)^-1)` over ray weights with `sum_r w_r r = 1` is convex, and
+//! with a uniform `pi`, identity queries and the LDP cone it is invariant under every
+//! permutation of the symbols. Averaging an optimal design over the permutations keeps it
+//! feasible and (by convexity) optimal, so an optimum puts weight `omega_k` uniformly on the
+//! staircase rays with `k` high entries. For those, `J = alpha I + (1 - alpha / n) 1 1^T` with
+//! `alpha = sum_k omega_k m_k g_k`, the row sums read `sum_k omega_k m_k = 1`, and
+//!
+//! ```text
+//! m_k = 1 + (e^eps - 1) k / n,   g_k = (e^eps - 1)^2 k (n - k) / (n (n - 1) m_k^2),
+//! tr(J^-1) = (n - 1) / alpha + 1 / n.
+//! ```
+//!
+//! `alpha` is linear in `omega` under a linear constraint, so the best design is one `k*`
+//! maximizing `g_k`: subset selection (Ye and Barg, "Optimal schemes for discrete distribution
+//! estimation under locally differential privacy", IEEE Trans. Inf. Theory 64(8), 2018) is
+//! exactly optimal at a uniform distribution for every n. The bound of [`super::design_bound`]
+//! specializes to `2 tr(J0^-1) - max_r h(r)` over every ray, where `h` depends on a ray only
+//! through its number of high entries; with `J0` at any `alpha > 0` it equals
+//! `2 (n - 1) / alpha + 1 / n - (n - 1) G / alpha^2` with `G = max_k g_k`, which is at most the
+//! optimum and meets it at `alpha = G`. The channel is a balanced cyclic design
+//! ([`super::balanced::balanced_blocks`]) with the same Fisher information.
+
+use super::balanced::{balanced_blocks, BALANCED_MAX_ENTRIES};
+use super::design_bound::gamma;
+use super::{Method, Outcome, Run, Status};
+use crate::objective::FrequencyMse;
+use crate::privacy::PrivacyNotion;
+use crate::rays::RayFamily;
+
+/// `g_k` for `k = 1 .. n-1`: the Fisher-information gain per unit of row mass of the uniform
+/// design over rays with `k` high entries.
+pub(crate) fn subset_gains(n: usize, epsilon: f64) -> Vec<f64> {
+    let am1 = epsilon.exp_m1();
+    let nf = n as f64;
+    (1..n)
+        .map(|k| {
+            let kf = k as f64;
+            let m = 1.0 + am1 * kf / nf;
+            am1 * am1 * kf * (nf - kf) / (nf * (nf - 1.0) * m * m)
+        })
+        .collect()
+}
+
+/// Whether the problem has the symmetry: one eps-LDP constraint (eps > 0), identity queries
+/// and a uniform true distribution. Returns eps.
+fn symmetric_epsilon(
+    privacy: &[&dyn PrivacyNotion],
+    design: &FrequencyMse,
+    n: usize,
+) -> Option<f64> {
+    let [notion] = privacy else { return None };
+    let Some(RayFamily::Staircase { epsilon }) = notion.ray_family() else {
+        return None;
+    };
+    let pi = design.distribution();
+    let c = design.queries_t();
+    let uniform = pi.iter().all(|&p| p == pi[0] && p > 0.0);
+    let identity = c.shape() == (n, n)
+        && (0..n).all(|i| (0..n).all(|j| c[(i, j)] == f64::from(u8::from(i == j))));
+    (n >= 2 && epsilon > 0.0 && epsilon.is_finite() && uniform && identity).then_some(epsilon)
+}
+
+/// Solve the frequency design in closed form when [`symmetric_epsilon`] applies; `None`
+/// otherwise (or when the balanced channel would be too large to emit).
+pub fn solve_symmetric_design(
+    privacy: &[&dyn PrivacyNotion],
+    design: &FrequencyMse,
+    n: usize,
+    run: &Run,
+) -> Option<Outcome> {
+    let epsilon = symmetric_epsilon(privacy, design, n)?;
+    let gains = subset_gains(n, epsilon);
+    let (best, &g) = gains.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1))?;
+    let k = best + 1;
+    let nf = n as f64;
+    // Every g_k above is a handful of correctly rounded operations on e^eps - 1 (itself within
+    // an ulp): gamma(32) covers them, so g_upper bounds the exact maximum from above.
+    let g_upper = g * (1.0 + gamma(32));
+    // With every pi_x = c, J scales by 1 / (n c): tr(J^-1) = n c ((n - 1) / alpha + 1 / n).
+    let scale = nf * design.distribution()[0];
+    let trace_at = |alpha: f64| scale * ((nf - 1.0) / alpha + 1.0 / nf);
+    let trace_bound = trace_at(g_upper);
+    let mse = design.mse_from_trace(trace_at(g));
+    // In MSE units: kappa / users and tr / users, for the rounding margin of (tr - kappa) / users.
+    let kappa_per_user = design.mse_from_trace(0.0).abs();
+    let trace_per_user = (design.mse_from_trace(trace_bound) - design.mse_from_trace(0.0)).abs();
+    let margin = gamma(2 * n + 32) * (trace_per_user + 2.0 * kappa_per_user);
+    let bound = design.mse_from_trace(trace_bound) - margin;
+    let blocks = balanced_blocks(n, k, run)?;
+    let m = 1.0 + epsilon.exp_m1() * k as f64 / nf;
+    let columns = blocks.blocks.len() * n;
+    if columns.saturating_mul(n) > BALANCED_MAX_ENTRIES {
+        return None;
+    }
+    let high = epsilon.exp();
+    let mut rows = vec![Vec::with_capacity(columns); n];
+    for (block, &w) in blocks.blocks.iter().zip(&blocks.weights) {
+        let base = w / (nf * m);
+        for shift in 0..n {
+            let mut column = vec![base; n];
+            for &b in block {
+                column[(b + shift) % n] = base * high;
+            }
+            for (row, v) in rows.iter_mut().zip(column) {
+                row.push(v);
+            }
+        }
+    }
+    let notes = vec![
+        format!(
+            "uniform distribution: the optimum is symmetric under permutations of the symbols, so it is subset selection with k = {k} high entries (best of k = 1..{}), exact at every n; bound from exact pricing over all 2^n - 2 rays by their number of high entries",
+            n - 1
+        ),
+        format!(
+            "channel: {} base block(s) of size {k}, each with its {n} cyclic shifts, weighted so that every pair of symbols shares the same mass ({} outputs; the Fisher information of all C(n, k) subsets)",
+            blocks.blocks.len(),
+            columns
+        ),
+    ];
+    Some(Outcome {
+        method: Method::SymmetricDesign,
+        status: Status::Optimal,
+        iterations: blocks.reduction_steps as u64,
+        rows: Some(rows),
+        bound: Some(bound),
+        notes,
+        solver_objective: Some(mse),
+        trace: Vec::new(),
+    })
+}
