@@ -160,7 +160,15 @@ impl FrequencyMse {
 
     /// `tr(A J^-1 A^T)`, or `+inf` when some query is not in the range of `J`.
     pub fn trace(&self, fisher: &DMatrix<f64>) -> f64 {
-        if let Some(chol) = fisher.clone().cholesky() {
+        let largest_diagonal = fisher.diagonal().iter().cloned().fold(0.0, f64::max);
+        let well_posed = fisher.clone().cholesky().filter(|chol| {
+            // A pivot this small is a rounding residue of a singular J: decide by eigenvalues.
+            chol.l_dirty()
+                .diagonal()
+                .iter()
+                .all(|p| p * p > FISHER_RANK_TOLERANCE * largest_diagonal)
+        });
+        if let Some(chol) = well_posed {
             let v = chol.solve(&self.queries_t);
             return v
                 .iter()

@@ -7,9 +7,9 @@ use crate::objective::Goal;
 use crate::privacy::PrivacyNotion;
 use crate::problem::Problem;
 use crate::synthesis::{
-    decomposition_is_faster, solve_by_decomposition, solve_by_design, solve_by_rays, solve_linear,
-    solve_locally, solve_symmetric_design, solve_with_lazy_rows, Outcome, Run, ENUMERATION_LIMIT,
-    LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT,
+    decomposition_is_faster, point_symmetries, solve_by_decomposition, solve_by_design,
+    solve_by_rays, solve_linear, solve_locally, solve_symmetric_design, solve_with_lazy_rows,
+    Outcome, Run, ENUMERATION_LIMIT, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT,
 };
 
 /// Pick the method for the objective and run it: the outcome and the encoding notes.
@@ -63,7 +63,13 @@ pub(super) fn formulate_and_solve(
             _ => false,
         };
         if lazy {
-            if let Some(outcome) = solve_with_lazy_rows(&all, coefficients, goal, run)? {
+            let symmetries = if problem.domain.has_geometry() {
+                point_symmetries(&problem.domain.coordinates())
+            } else {
+                Vec::new()
+            };
+            if let Some(outcome) = solve_with_lazy_rows(&all, coefficients, goal, &symmetries, run)?
+            {
                 let encoding = all
                     .iter()
                     .map(|p| {

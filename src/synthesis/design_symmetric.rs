@@ -45,6 +45,38 @@ pub(crate) fn subset_gains(n: usize, epsilon: f64) -> Vec<f64> {
         .collect()
 }
 
+/// Whether `C(n, k) <= limit`.
+fn binomial_at_most(n: usize, k: usize, limit: usize) -> bool {
+    let mut value = 1.0;
+    for i in 0..k {
+        value = value * (n - i) as f64 / (i + 1) as f64;
+        if value > limit as f64 + 0.5 {
+            return false;
+        }
+    }
+    true
+}
+
+/// Every k-subset of `0 .. n` in lexicographic order.
+fn k_subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut current: Vec<usize> = (0..k).collect();
+    loop {
+        out.push(current.clone());
+        let mut i = k;
+        while i > 0 && current[i - 1] == n - k + i - 1 {
+            i -= 1;
+        }
+        if i == 0 {
+            return out;
+        }
+        current[i - 1] += 1;
+        for j in i..k {
+            current[j] = current[j - 1] + 1;
+        }
+    }
+}
+
 /// Whether the problem has the symmetry: one eps-LDP constraint (eps > 0), identity queries
 /// and a uniform true distribution. Returns eps.
 fn symmetric_epsilon(
@@ -90,24 +122,48 @@ pub fn solve_symmetric_design(
     let trace_per_user = (design.mse_from_trace(trace_bound) - design.mse_from_trace(0.0)).abs();
     let margin = gamma(2 * n + 32) * (trace_per_user + 2.0 * kappa_per_user);
     let bound = design.mse_from_trace(trace_bound) - margin;
-    let blocks = balanced_blocks(n, k, run)?;
     let m = 1.0 + epsilon.exp_m1() * k as f64 / nf;
-    let columns = blocks.blocks.len() * n;
+    // The subsets of the design and their weights (summing to 1): every k-subset when there
+    // are at most as many as a balanced cyclic design would emit, else the cyclic design.
+    let cyclic_size = (n / 2 + 1) * n;
+    let (subsets, description, steps) = if binomial_at_most(n, k, cyclic_size) {
+        let all = k_subsets(n, k);
+        let w = 1.0 / all.len() as f64;
+        let count = all.len();
+        (
+            all.into_iter().map(|s| (s, w)).collect::<Vec<_>>(),
+            format!("channel: all {count} subsets of size {k}"),
+            0,
+        )
+    } else {
+        let blocks = balanced_blocks(n, k, run)?;
+        let mut subsets = Vec::with_capacity(blocks.blocks.len() * n);
+        for (block, &w) in blocks.blocks.iter().zip(&blocks.weights) {
+            for shift in 0..n {
+                let shifted: Vec<usize> = block.iter().map(|b| (b + shift) % n).collect();
+                subsets.push((shifted, w / nf));
+            }
+        }
+        let description = format!(
+            "channel: {} base block(s) of size {k}, each with its {n} cyclic shifts, weighted so that every pair of symbols shares the same mass (the Fisher information of all C(n, k) subsets)",
+            blocks.blocks.len()
+        );
+        (subsets, description, blocks.reduction_steps)
+    };
+    let columns = subsets.len();
     if columns.saturating_mul(n) > BALANCED_MAX_ENTRIES {
         return None;
     }
     let high = epsilon.exp();
     let mut rows = vec![Vec::with_capacity(columns); n];
-    for (block, &w) in blocks.blocks.iter().zip(&blocks.weights) {
-        let base = w / (nf * m);
-        for shift in 0..n {
-            let mut column = vec![base; n];
-            for &b in block {
-                column[(b + shift) % n] = base * high;
-            }
-            for (row, v) in rows.iter_mut().zip(column) {
-                row.push(v);
-            }
+    for (subset, w) in &subsets {
+        let base = w / m;
+        let mut column = vec![base; n];
+        for &b in subset {
+            column[b] = base * high;
+        }
+        for (row, v) in rows.iter_mut().zip(column) {
+            row.push(v);
         }
     }
     let notes = vec![
@@ -115,16 +171,12 @@ pub fn solve_symmetric_design(
             "uniform distribution: the optimum is symmetric under permutations of the symbols, so it is subset selection with k = {k} high entries (best of k = 1..{}), exact at every n; bound from exact pricing over all 2^n - 2 rays by their number of high entries",
             n - 1
         ),
-        format!(
-            "channel: {} base block(s) of size {k}, each with its {n} cyclic shifts, weighted so that every pair of symbols shares the same mass ({} outputs; the Fisher information of all C(n, k) subsets)",
-            blocks.blocks.len(),
-            columns
-        ),
+        format!("{description} ({columns} outputs)"),
     ];
     Some(Outcome {
         method: Method::SymmetricDesign,
         status: Status::Optimal,
-        iterations: blocks.reduction_steps as u64,
+        iterations: steps as u64,
         rows: Some(rows),
         bound: Some(bound),
         notes,

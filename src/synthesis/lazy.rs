@@ -10,8 +10,8 @@
 
 use super::decompose_pricing::ROW_VIOLATION;
 use super::linear::cost_scale;
+use super::symmetry::{preserving, Orbits};
 use super::{Method, Outcome, Run, Status};
-use crate::formulation::ChannelLp;
 use crate::objective::Goal;
 use crate::privacy::PrivacyNotion;
 use crate::rays::ColumnCone;
@@ -58,10 +58,14 @@ fn ratio_rows(cone: &ColumnCone) -> Option<Vec<Ratio>> {
 
 /// Solve `min/max sum c[x][y] Q[x][y]` with lazily added ratio rows; `None` when the notions
 /// are not all ratio rows or there are few of them (one LP with all rows is then the method).
+/// `symmetries` are candidate permutations of the symbols (see
+/// [`super::symmetry::point_symmetries`]); those that preserve the problem bit for bit reduce
+/// the program to one variable per orbit.
 pub fn solve_with_lazy_rows(
     privacy: &[&dyn PrivacyNotion],
     coefficients: &[Vec<f64>],
     goal: Goal,
+    symmetries: &[Vec<usize>],
     run: &Run,
 ) -> Result<Option<Outcome>, BackendError> {
     let n = coefficients.len();
@@ -77,6 +81,13 @@ pub fn solve_with_lazy_rows(
         Goal::Maximize => -1.0,
     };
     let scale = cost_scale(coefficients);
+    let triples: Vec<(usize, usize, f64)> = ratios.iter().map(|r| (r.a, r.b, r.factor)).collect();
+    let group = preserving(symmetries, coefficients, &triples);
+    let orbits = Orbits::new(&group, n, m);
+    let costs: Vec<Vec<f64>> = coefficients
+        .iter()
+        .map(|row| row.iter().map(|c| sign * c / scale).collect())
+        .collect();
     let mut by_input: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (k, r) in ratios.iter().enumerate() {
         by_input[r.a].push(k);
@@ -93,24 +104,29 @@ pub fn solve_with_lazy_rows(
     let mut best_bound = f64::NEG_INFINITY;
     let mut iterations = 0;
     let mut notes = Vec::new();
+    if orbits.order > 1 {
+        notes.push(format!(
+            "symmetry: {} permutations of the symbols (maps of the points' bounding box) preserve the prior-weighted loss and every privacy row bit for bit, so the program keeps one variable per orbit of entries ({} of {}) and its optimum is the full problem's",
+            orbits.order,
+            orbits.variables(),
+            n * m
+        ));
+    }
     let mut rows_out = None;
     let mut solver_objective = None;
     let mut status = Status::Feasible;
     for round in 1..=MAX_ROUNDS {
-        let mut lp = ChannelLp::new(n, m);
-        for (x, row) in coefficients.iter().enumerate() {
-            for (y, c) in row.iter().enumerate() {
-                lp.set_entry_cost(x, y, sign * c / scale);
-            }
-        }
-        for (y, rows) in active.iter().enumerate() {
-            for &k in rows {
-                let r = ratios[k];
-                let (a, b) = (lp.q(r.a, y), lp.q(r.b, y));
-                lp.at_most_times(a, r.factor, b);
-            }
-        }
-        let s = run.backend.solve(lp.program(), &run.backend_options())?;
+        let ratios = &ratios;
+        let program = orbits.program(
+            &costs,
+            active.iter().enumerate().flat_map(|(y, rows)| {
+                rows.iter().map(move |&k| {
+                    let r = ratios[k];
+                    (r.a, r.b, y, r.factor)
+                })
+            }),
+        );
+        let s = run.backend.solve(&program, &run.backend_options())?;
         iterations += s.iterations;
         if !s.status.has_point() {
             notes.push(format!(
@@ -120,11 +136,11 @@ pub fn solve_with_lazy_rows(
             status = Status::Solver(s.status);
             break;
         }
-        if let Some(b) = rigorous_lower_bound(lp.program(), &s) {
+        if let Some(b) = rigorous_lower_bound(&program, &s) {
             best_bound = best_bound.max(b);
         }
-        let q = lp.channel_rows(&s.x);
-        let added = add_violated(&ratios, &q, &mut active);
+        let q = orbits.expand(&s.x);
+        let added = add_violated(ratios, &q, &mut active);
         let encoded: usize = active.iter().map(Vec::len).sum();
         run.progress(&format!(
             "lazy rows round {round}: objective {:.9e}, bound {:.9e}, {added} violated rows added, {encoded} encoded",

@@ -20,6 +20,7 @@ mod master;
 mod pricing;
 mod run;
 mod support;
+mod symmetry;
 
 pub use decompose::{
     decomposition_applies, decomposition_is_faster, solve_by_decomposition, RoundTrace,
@@ -33,6 +34,7 @@ pub use linear::solve_linear;
 pub use local::{solve_locally, LOCAL_RANDOM_STARTS};
 pub use pricing::{price_lip_box, price_staircase, Priced};
 pub use run::{ProgressSink, Run};
+pub use symmetry::point_symmetries;
 
 use mechsynth_solvers::LpStatus;
 use serde::{Serialize, Serializer};
