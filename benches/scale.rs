@@ -18,9 +18,22 @@ fn ldp_hamming(n: usize) -> Problem {
     ))
 }
 
-fn geo_distance(side: usize) -> Problem {
+/// With `skewed`, a prior without the grid's symmetries (so no orbit reduction applies).
+fn geo_distance(side: usize, skewed: bool) -> Problem {
+    let n = side * side;
+    let weights: Vec<f64> = (0..n)
+        .map(|i| {
+            if skewed {
+                1.0 + ((i * 37) % 11) as f64
+            } else {
+                1.0
+            }
+        })
+        .collect();
+    let total: f64 = weights.iter().sum();
+    let prior: Vec<f64> = weights.iter().map(|w| w / total).collect();
     problem(&format!(
-        "[domain]\ngrid = {{ rows = {side}, cols = {side} }}\n[[privacy]]\nnotion = \"d-privacy\"\nmetric = \"euclidean\"\nepsilon = 0.5\n[objective]\nkind = \"expected-loss\"\nloss = \"absolute\"\n"
+        "[domain]\ngrid = {{ rows = {side}, cols = {side} }}\nprior = {prior:?}\n[[privacy]]\nnotion = \"d-privacy\"\nmetric = \"euclidean\"\nepsilon = 0.5\n[objective]\nkind = \"expected-loss\"\nloss = \"absolute\"\n"
     ))
 }
 
@@ -55,15 +68,23 @@ fn bench(c: &mut Criterion) {
         &p,
         |b, p| b.iter(|| solve(p, &options).unwrap()),
     );
-    for side in [8] {
-        let p = geo_distance(side);
+    let p = geo_distance(10, false);
+    let options = with(MethodChoice::LazyRows);
+    group.bench_with_input(
+        BenchmarkId::new("geo-euclidean/lazy-rows", 100),
+        &p,
+        |b, p| b.iter(|| solve(p, &options).unwrap()),
+    );
+    for (side, skewed) in [(8, false), (8, true)] {
+        let p = geo_distance(side, skewed);
+        let prior = if skewed { "-skewed" } else { "" };
         for (name, method) in [
             ("lazy-rows", MethodChoice::LazyRows),
             ("one-lp", MethodChoice::Lp),
         ] {
             let options = with(method);
             group.bench_with_input(
-                BenchmarkId::new(format!("geo-euclidean/{name}"), side * side),
+                BenchmarkId::new(format!("geo-euclidean{prior}/{name}"), side * side),
                 &p,
                 |b, p| b.iter(|| solve(p, &options).unwrap()),
             );

@@ -7,9 +7,10 @@ use crate::objective::Goal;
 use crate::privacy::PrivacyNotion;
 use crate::problem::Problem;
 use crate::synthesis::{
-    decomposition_is_faster, point_symmetries, solve_by_decomposition, solve_by_design,
-    solve_by_rays, solve_linear, solve_locally, solve_symmetric_design, solve_with_lazy_rows,
-    Outcome, Run, ENUMERATION_LIMIT, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT,
+    decomposition_is_faster, lazy_symmetry_order, point_symmetries, solve_by_decomposition,
+    solve_by_design, solve_by_rays, solve_linear, solve_locally, solve_symmetric_design,
+    solve_with_lazy_rows, Outcome, Run, ENUMERATION_LIMIT, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT,
+    LAZY_SYMMETRIC_MIN_INPUTS, LAZY_SYMMETRY_ORDER,
 };
 
 /// Pick the method for the objective and run it: the outcome and the encoding notes.
@@ -57,17 +58,22 @@ pub(super) fn formulate_and_solve(
                 ));
             }
         }
+        let symmetries = if problem.domain.has_geometry() {
+            point_symmetries(&problem.domain.coordinates())
+        } else {
+            Vec::new()
+        };
         let lazy = match method {
             MethodChoice::LazyRows => true,
-            MethodChoice::Auto => n >= LAZY_MIN_INPUTS,
+            MethodChoice::Auto => {
+                n >= LAZY_MIN_INPUTS
+                    || (n >= LAZY_SYMMETRIC_MIN_INPUTS
+                        && lazy_symmetry_order(&all, coefficients, &symmetries)
+                            >= LAZY_SYMMETRY_ORDER)
+            }
             _ => false,
         };
         if lazy {
-            let symmetries = if problem.domain.has_geometry() {
-                point_symmetries(&problem.domain.coordinates())
-            } else {
-                Vec::new()
-            };
             if let Some(outcome) = solve_with_lazy_rows(&all, coefficients, goal, &symmetries, run)?
             {
                 let encoding = all

@@ -29,7 +29,10 @@ pub use decompose::{
 pub use design::{solve_by_design, DESIGN_GAP_TOLERANCE};
 pub use design_symmetric::solve_symmetric_design;
 pub use extreme::{combined_cone, solve_by_rays, CG_GAP_TOLERANCE, ENUMERATION_LIMIT};
-pub use lazy::{solve_with_lazy_rows, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT};
+pub use lazy::{
+    lazy_symmetry_order, solve_with_lazy_rows, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT,
+    LAZY_SYMMETRIC_MIN_INPUTS, LAZY_SYMMETRY_ORDER,
+};
 pub use linear::solve_linear;
 pub use local::{solve_locally, LOCAL_RANDOM_STARTS};
 pub use pricing::{price_lip_box, price_staircase, Priced};
