@@ -102,3 +102,27 @@ fn several_notions_all_hold_together() {
     assert!(cert.all_hold);
     assert!(r.leakage["ldp"] <= 2.0 && r.leakage["max-leakage"] <= 0.5 && r.leakage["lip"] <= 0.7);
 }
+
+/// Identifiability needs max p / min p <= e^eps (sum its constraint over the outputs). Just
+/// below that (eps 0.77933 against ln ratio 0.78100) the answer is `infeasible` with the reason,
+/// not whatever the backend makes of it; just above it, a channel exists and is certified.
+#[test]
+fn identifiability_beyond_the_prior_ratio_is_infeasible_by_proof() {
+    let text = |eps: f64| {
+        format!(
+            "[domain]\nsize = 3\nprior = [0.18841143990975073, 0.40016368755810044, 0.4114248725321489]\n[[privacy]]\nnotion = \"identifiability\"\nepsilon = {eps}\n[objective]\nkind = \"expected-loss\"\nloss = \"hamming\"\n"
+        )
+    };
+    let ratio: f64 = 0.4114248725321489 / 0.18841143990975073;
+    let options = SolveOptions::default();
+    let feasible = solve(&problem(&text(ratio.ln() + 1e-4)).unwrap(), &options).unwrap();
+    assert!(feasible.channel.is_some(), "{}", feasible.status);
+    let infeasible = solve(&problem(&text(ratio.ln() - 1.7e-3)).unwrap(), &options).unwrap();
+    assert_eq!(infeasible.status.to_string(), "infeasible");
+    assert!(infeasible.channel.is_none());
+    assert!(
+        infeasible.method_notes[0].contains("admits no channel"),
+        "{:?}",
+        infeasible.method_notes
+    );
+}

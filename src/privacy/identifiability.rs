@@ -32,6 +32,27 @@ impl PrivacyNotion for Identifiability {
         "identifiability"
     }
 
+    /// Summing `p_x Q[x][y] <= e^eps p_x' Q[x'][y]` over y gives `p_x <= e^eps p_x'`: a prior
+    /// with `max p / min p > e^eps` (the quotient rounded down, `e^eps` rounded up) admits no
+    /// channel.
+    fn infeasibility(&self) -> Option<String> {
+        let s = support(&self.prior);
+        let high = s.iter().map(|&x| self.prior[x]).fold(0.0, f64::max);
+        let low = s
+            .iter()
+            .map(|&x| self.prior[x])
+            .fold(f64::INFINITY, f64::min);
+        let ratio = crate::numeric::div_down(high, low);
+        let limit = self.epsilon.exp() * (1.0 + 4.0 * f64::EPSILON);
+        (low > 0.0 && ratio > limit).then(|| {
+            format!(
+                "identifiability at epsilon {} admits no channel for this prior: summing its constraint over the outputs needs max p / min p <= e^epsilon = {}, but the ratio is {ratio}",
+                self.epsilon,
+                self.epsilon.exp()
+            )
+        })
+    }
+
     fn check(&self, channel: &Channel) -> Vec<Check> {
         vec![Check {
             constraint: "identifiability".into(),

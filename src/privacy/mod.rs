@@ -91,6 +91,12 @@ pub trait PrivacyNotion: Debug + Send + Sync {
     fn ray_family(&self) -> Option<RayFamily> {
         None
     }
+
+    /// Why no channel can meet the notion, when that is proved from its parameters alone
+    /// (with outward rounding); `None` when it may be feasible.
+    fn infeasibility(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The cone of `q_a <= e^{log_factor} q_b` for every listed `(a, b, log_factor)`.

@@ -21,6 +21,20 @@ pub(super) fn formulate_and_solve(
 ) -> Result<(Outcome, Vec<String>), SolveError> {
     let n = problem.domain.size();
     let all: Vec<&dyn PrivacyNotion> = problem.privacy.iter().map(|p| p.as_ref()).collect();
+    let proofs: Vec<String> = all.iter().filter_map(|p| p.infeasibility()).collect();
+    if !proofs.is_empty() {
+        let outcome = Outcome {
+            method: crate::synthesis::Method::Lp,
+            status: crate::synthesis::Status::Solver(mechsynth_solvers::LpStatus::Infeasible),
+            iterations: 0,
+            rows: None,
+            bound: None,
+            notes: proofs,
+            solver_objective: None,
+            trace: Vec::new(),
+        };
+        return Ok((outcome, Vec::new()));
+    }
     let decomposable = problem.objective.linear_coefficients().is_some()
         && matches!(method, MethodChoice::Auto | MethodChoice::Decomposition)
         && decomposition_is_faster(&all);
