@@ -12,6 +12,7 @@ mod design_bound;
 mod design_rays;
 mod extreme;
 mod lazy;
+pub mod line;
 mod linear;
 mod local;
 mod master;
@@ -52,6 +53,9 @@ pub enum Method {
     Decomposition,
     /// One LP with ratio rows added as they are violated.
     LazyRows,
+    /// The truncated geometric mechanism remapped to Bayes outputs, certified by exact
+    /// pricing on an equally spaced line (d-privacy, linear objective).
+    GeometricRemap,
     /// A local method (no global guarantee).
     Local,
 }
@@ -67,6 +71,7 @@ impl Method {
             Method::OptimalDesign => "optimal design",
             Method::Decomposition => "decomposition",
             Method::LazyRows => "LP, lazy rows",
+            Method::GeometricRemap => "geometric + remap, certified by exact line pricing",
             Method::Local => "local",
         }
     }

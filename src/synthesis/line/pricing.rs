@@ -1,0 +1,159 @@
+//! Exact pricing on a line by dynamic programming, with a rigorous lower bound.
+//!
+//! With `a = e^t` the per-step ratio, the vertices of `P = {q in C : q <= 1}`,
+//! `C = {q >= 0 : q_x <= a q_{x+1}, q_{x+1} <= a q_x}`, are `0` and points `q_x = a^{-k_x}` with
+//! integers `k_x >= 0` and `|k_{x+1} - k_x| <= 1`, and every such point lies in P. (At a
+//! vertex, n independent constraints are tight; a zero entry forces all entries to zero, and
+//! otherwise every run of tight ratio rows contains an entry at its upper bound 1, so its
+//! entries are integer powers of `a`; neighbours in different runs have a ratio within
+//! `[1/a, a]`, hence equal exponents.) So for a price vector `s`,
+//!
+//! ```text
+//! m(s) = min { s . q : q in P } = min(0, min over such k of sum_x s_x a^{-k_x}),
+//! ```
+//!
+//! a shortest path over positions x with states k. Levels are capped at
+//! `K = min(n, ceil(LEVEL_CUTOFF / t))`; state K is a floor meaning `q_x in [0, a^{-K}]`, worth
+//! `min(0, s_x) a^{-K}`. Every sequence maps to the capped one with a value no larger, so the
+//! capped program is a relaxation and its minimum is at most `m(s)` (no vertex needs a level
+//! above n - 1, so with `K = n` only the floor itself is relaxed).
+//!
+//! Rounding: the computed minimum is at most the computed value of the true optimal path
+//! (rounding is monotone, so the recursion never exceeds any path's own rounded sum); that
+//! rounded sum differs from the exact one by at most `gamma(n + 1) sum_x |s_x|` (recursive
+//! summation, weights at most 1), the weights `a^{-k}` carry a relative error `rho` from
+//! `exp`, and `s = c - u` itself is rounded; the margin subtracts all three.
+
+use rayon::prelude::*;
+
+/// Levels below `a^{-K}` with `K t >= LEVEL_CUTOFF` are merged into the floor state
+/// (`e^-40 = 4e-18`, far below the accepted gap).
+pub const LEVEL_CUTOFF: f64 = 40.0;
+
+/// `k u / (1 - k u)` with u the unit roundoff bound `f64::EPSILON` (Higham's gamma_k).
+pub fn gamma(k: usize) -> f64 {
+    let ku = k as f64 * f64::EPSILON;
+    ku / (1.0 - ku)
+}
+
+/// The capped level count K for `n` points at per-step log-ratio `t`.
+pub fn level_cap(n: usize, t: f64) -> usize {
+    let needed = (LEVEL_CUTOFF / t).ceil();
+    if needed >= n as f64 {
+        n
+    } else {
+        (needed as usize).max(1)
+    }
+}
+
+/// The level weights `a^{-k}` for `k = 0..=K` (the last one is the floor's), and a bound on
+/// their relative error.
+pub fn level_weights(levels: usize, t: f64) -> (Vec<f64>, f64) {
+    let weights = (0..=levels).map(|k| (-(k as f64) * t).exp()).collect();
+    // The exponent `k t` is rounded (relative error u, absolute u k t) and `exp` is within
+    // a few ulps; a generous factor 4 on both.
+    let largest_exponent = levels as f64 * t;
+    let relative = 4.0 * f64::EPSILON * (largest_exponent + 4.0);
+    (weights, relative)
+}
+
+/// The minimum over the capped program, as computed in floating point (no margin).
+pub fn capped_minimum(s: &[f64], weights: &[f64]) -> f64 {
+    let floor = weights.len() - 1;
+    let mut value: Vec<f64> = vec![0.0; weights.len()];
+    let mut next = value.clone();
+    let mut best_neighbour = value.clone();
+    for (x, &sx) in s.iter().enumerate() {
+        let floor_term = sx.min(0.0) * weights[floor];
+        if x == 0 {
+            for (v, w) in value[..floor].iter_mut().zip(&weights[..floor]) {
+                *v = sx * w;
+            }
+            value[floor] = floor_term;
+            continue;
+        }
+        neighbour_minima(&value, &mut best_neighbour);
+        for ((v, m), w) in next[..floor]
+            .iter_mut()
+            .zip(&best_neighbour[..floor])
+            .zip(&weights[..floor])
+        {
+            *v = sx * w + m;
+        }
+        next[floor] = floor_term + best_neighbour[floor];
+        std::mem::swap(&mut value, &mut next);
+    }
+    value.iter().copied().fold(f64::INFINITY, f64::min)
+}
+
+/// `out[k] = min(v[k-1], v[k], v[k+1])` over the indices that exist.
+fn neighbour_minima(v: &[f64], out: &mut [f64]) {
+    let last = v.len() - 1;
+    if last == 0 {
+        out[0] = v[0];
+        return;
+    }
+    out[0] = v[0].min(v[1]);
+    for k in 1..last {
+        out[k] = v[k - 1].min(v[k]).min(v[k + 1]);
+    }
+    out[last] = v[last - 1].min(v[last]);
+}
+
+/// A rigorous lower bound on `m(s) = min { s . q : q in C, 0 <= q <= 1 }` for the line cone at
+/// per-step log-ratio `t` (see the module docs), where `s` was computed as `c - u` in floating
+/// point (one rounding per entry).
+pub fn line_pricing_lower_bound(s: &[f64], weights: &[f64], weight_error: f64) -> f64 {
+    let n = s.len();
+    let computed = capped_minimum(s, weights).min(0.0);
+    let magnitude: f64 = s.iter().map(|v| v.abs()).sum();
+    // gamma(n + 1) for the path sums, gamma(n) for the magnitude itself, the weights' error,
+    // and one rounding of each s_x; then the subtraction.
+    let margin = (gamma(n + 4) + weight_error + 2.0 * f64::EPSILON) * magnitude * (1.0 + gamma(n));
+    (computed - margin).next_down()
+}
+
+/// Lower bounds on `m_y` for every output (`costs[y]` in line order), in parallel; `None`
+/// when `stop()` says so before all are done.
+pub fn price_all_outputs(
+    costs: &[Vec<f64>],
+    prices: &[f64],
+    t: f64,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Option<Vec<f64>> {
+    let n = prices.len();
+    let (weights, weight_error) = level_weights(level_cap(n, t), t);
+    costs
+        .par_iter()
+        .map(|c| {
+            if stop() {
+                return None;
+            }
+            let s: Vec<f64> = c.iter().zip(prices).map(|(c, u)| c - u).collect();
+            Some(line_pricing_lower_bound(&s, &weights, weight_error))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn level_cap_is_n_when_the_cutoff_is_far() {
+        assert_eq!(level_cap(10, 0.01), 10);
+        assert_eq!(level_cap(10_000, 1.0), 40);
+        assert_eq!(level_cap(5, 100.0), 1);
+    }
+
+    #[test]
+    fn single_point_and_constant_prices() {
+        let (w, e) = level_weights(level_cap(1, 1.0), 1.0);
+        assert_eq!(capped_minimum(&[-2.0], &w), -2.0);
+        assert!(line_pricing_lower_bound(&[3.0], &w, e) <= 0.0);
+        // All negative: q = 1 is best.
+        let (w, e) = level_weights(level_cap(4, 0.5), 0.5);
+        let bound = line_pricing_lower_bound(&[-1.0; 4], &w, e);
+        assert!(bound <= -4.0 && bound > -4.0 - 1e-12);
+    }
+}
