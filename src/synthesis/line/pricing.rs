@@ -18,11 +18,14 @@
 //! capped program is a relaxation and its minimum is at most `m(s)` (no vertex needs a level
 //! above n - 1, so with `K = n` only the floor itself is relaxed).
 //!
-//! Rounding: the computed minimum is at most the computed value of the true optimal path
-//! (rounding is monotone, so the recursion never exceeds any path's own rounded sum); that
-//! rounded sum differs from the exact one by at most `gamma(n + 1) sum_x |s_x|` (recursive
-//! summation, weights at most 1), the weights `a^{-k}` carry a relative error `rho` from
-//! `exp`, and `s = c - u` itself is rounded; the margin subtracts all three.
+//! Rounding: the computed minimum is at most the computed value of the exact optimal path P
+//! of the capped program (rounding is monotone, so the recursion never exceeds any path's own
+//! rounded sum); that rounded sum differs from the exact one by at most
+//! `gamma(n + 1) sum_x |term_x|` (recursive summation of the path's terms `s_x w_x`, weights at
+//! most 1). When P's exact value is negative, `sum |term_x| = value + 2 sum (negative terms)
+//! < 2 N` with `N = sum_x max(0, -s_x)`; when it is not, `m(s) = 0` and any bound <= 0 holds.
+//! The weights `a^{-k}` carry a relative error from `exp`, and `s = c - u` itself is rounded;
+//! the margin subtracts all three, each times `2 N`.
 
 use rayon::prelude::*;
 
@@ -106,10 +109,11 @@ fn neighbour_minima(v: &[f64], out: &mut [f64]) {
 pub fn line_pricing_lower_bound(s: &[f64], weights: &[f64], weight_error: f64) -> f64 {
     let n = s.len();
     let computed = capped_minimum(s, weights).min(0.0);
-    let magnitude: f64 = s.iter().map(|v| v.abs()).sum();
-    // gamma(n + 1) for the path sums, gamma(n) for the magnitude itself, the weights' error,
-    // and one rounding of each s_x; then the subtraction.
-    let margin = (gamma(n + 4) + weight_error + 2.0 * f64::EPSILON) * magnitude * (1.0 + gamma(n));
+    let negative: f64 = s.iter().map(|v| (-v).max(0.0)).sum();
+    // gamma(n + 1) for the path sums, the weights' error and one rounding of each s_x, times
+    // 2 N (see the module docs); gamma(n) covers the rounding of N itself.
+    let margin =
+        (gamma(n + 4) + weight_error + 2.0 * f64::EPSILON) * 2.0 * negative * (1.0 + gamma(n));
     (computed - margin).next_down()
 }
 
