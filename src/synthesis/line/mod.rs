@@ -23,9 +23,7 @@ mod pricing;
 mod primal;
 
 pub use geometry::{equally_spaced, EquallySpacedLine, PRIMAL_BUDGET_MARGIN, SPACING_TOLERANCE};
-pub use pricing::{
-    capped_minimum, level_cap, level_weights, line_pricing_lower_bound, LEVEL_CUTOFF,
-};
+pub use pricing::{capped_minimum, line_pricing_lower_bound, Levels, LEVEL_CUTOFF};
 pub use primal::{geometric_remap, kms_inverse_times, tent_products, GeometricRemap};
 
 use super::{Method, Outcome, Run, Status};
@@ -81,7 +79,7 @@ pub fn solve_on_line(
     let mut notes = vec![format!(
         "truncated geometric mechanism (per-step ratio e^{:.6e}) remapped to the Bayes output of each of its {n} outputs ({used} distinct); bound by exact dynamic-programming pricing on the line ({} levels)",
         line.primal_log_ratio,
-        level_cap(n, line.bound_log_ratio)
+        Levels::new(n, line.bound_log_ratio).count()
     )];
     let bound = match priced {
         Some(lower) => Some(lagrangian_bound(&primal.prices, &lower)),

@@ -12,11 +12,12 @@
 //! m(s) = min { s . q : q in P } = min(0, min over such k of sum_x s_x a^{-k_x}),
 //! ```
 //!
-//! a shortest path over positions x with states k. Levels are capped at
-//! `K = min(n, ceil(LEVEL_CUTOFF / t))`; state K is a floor meaning `q_x in [0, a^{-K}]`, worth
-//! `min(0, s_x) a^{-K}`. Every sequence maps to the capped one with a value no larger, so the
-//! capped program is a relaxation and its minimum is at most `m(s)` (no vertex needs a level
-//! above n - 1, so with `K = n` only the floor itself is relaxed).
+//! a shortest path over positions x with states k. No vertex needs a level above `n - 1`, so
+//! when `(n - 1) t <= LEVEL_CUTOFF` the levels are `0..n-1` and the program is exact. Otherwise
+//! levels are capped at `K = ceil(LEVEL_CUTOFF / t)`; state K is a floor meaning
+//! `q_x in [0, a^{-K}]`, worth `min(0, s_x) a^{-K}`. Every sequence maps to the capped one with
+//! a value no larger, so the capped program is a relaxation and its minimum is at most `m(s)`
+//! (by at most `a^{-K} sum_x max(0, -s_x) <= e^-40 sum_x max(0, -s_x)`).
 //!
 //! Rounding: the computed minimum is at most the computed value of the exact optimal path P
 //! of the capped program (rounding is monotone, so the recursion never exceeds any path's own
@@ -39,51 +40,78 @@ pub fn gamma(k: usize) -> f64 {
     ku / (1.0 - ku)
 }
 
-/// The capped level count K for `n` points at per-step log-ratio `t`.
-pub fn level_cap(n: usize, t: f64) -> usize {
-    let needed = (LEVEL_CUTOFF / t).ceil();
-    if needed >= n as f64 {
-        n
-    } else {
-        (needed as usize).max(1)
+/// The levels of the program for `n` points at per-step log-ratio `t`: their weights `a^{-k}`
+/// (k = 0..=top), whether the top one is a floor, and a bound on the weights' relative error.
+#[derive(Debug, Clone)]
+pub struct Levels {
+    /// `a^{-k}` for `k = 0..=top`.
+    pub weights: Vec<f64>,
+    /// Whether the top level is the floor state `q_x in [0, a^{-top}]`.
+    pub floor: bool,
+    /// A bound on the relative error of each computed weight.
+    pub relative_error: f64,
+}
+
+impl Levels {
+    /// Exact levels `0..n-1` when `(n - 1) t <= LEVEL_CUTOFF`, else levels up to
+    /// `K = ceil(LEVEL_CUTOFF / t)` with a floor at K.
+    pub fn new(n: usize, t: f64) -> Self {
+        let exact_top = n.saturating_sub(1);
+        let needed = (LEVEL_CUTOFF / t).ceil();
+        let (top, floor) = if exact_top as f64 * t <= LEVEL_CUTOFF || needed >= exact_top as f64 {
+            (exact_top, false)
+        } else {
+            ((needed as usize).max(1), true)
+        };
+        let weights = (0..=top).map(|k| (-(k as f64) * t).exp()).collect();
+        // The exponent `k t` is rounded (relative error u, absolute u k t) and `exp` is within
+        // a few ulps; a generous factor 4 on both.
+        let relative_error = 4.0 * f64::EPSILON * (top as f64 * t + 4.0);
+        Levels {
+            weights,
+            floor,
+            relative_error,
+        }
+    }
+
+    /// Number of states (levels, floor included).
+    pub fn count(&self) -> usize {
+        self.weights.len()
     }
 }
 
-/// The level weights `a^{-k}` for `k = 0..=K` (the last one is the floor's), and a bound on
-/// their relative error.
-pub fn level_weights(levels: usize, t: f64) -> (Vec<f64>, f64) {
-    let weights = (0..=levels).map(|k| (-(k as f64) * t).exp()).collect();
-    // The exponent `k t` is rounded (relative error u, absolute u k t) and `exp` is within
-    // a few ulps; a generous factor 4 on both.
-    let largest_exponent = levels as f64 * t;
-    let relative = 4.0 * f64::EPSILON * (largest_exponent + 4.0);
-    (weights, relative)
-}
-
-/// The minimum over the capped program, as computed in floating point (no margin).
-pub fn capped_minimum(s: &[f64], weights: &[f64]) -> f64 {
-    let floor = weights.len() - 1;
+/// The minimum over the (capped) program, as computed in floating point (no margin; the
+/// vertex 0 not included).
+pub fn capped_minimum(s: &[f64], levels: &Levels) -> f64 {
+    let weights = &levels.weights;
+    let top = weights.len() - 1;
+    // The floor's weight applies to min(0, s_x) only; an exact top level is like the others.
+    let exact = if levels.floor { top } else { top + 1 };
     let mut value: Vec<f64> = vec![0.0; weights.len()];
     let mut next = value.clone();
     let mut best_neighbour = value.clone();
     for (x, &sx) in s.iter().enumerate() {
-        let floor_term = sx.min(0.0) * weights[floor];
+        let floor_term = sx.min(0.0) * weights[top];
         if x == 0 {
-            for (v, w) in value[..floor].iter_mut().zip(&weights[..floor]) {
+            for (v, w) in value[..exact].iter_mut().zip(&weights[..exact]) {
                 *v = sx * w;
             }
-            value[floor] = floor_term;
+            if levels.floor {
+                value[top] = floor_term;
+            }
             continue;
         }
         neighbour_minima(&value, &mut best_neighbour);
-        for ((v, m), w) in next[..floor]
+        for ((v, m), w) in next[..exact]
             .iter_mut()
-            .zip(&best_neighbour[..floor])
-            .zip(&weights[..floor])
+            .zip(&best_neighbour[..exact])
+            .zip(&weights[..exact])
         {
             *v = sx * w + m;
         }
-        next[floor] = floor_term + best_neighbour[floor];
+        if levels.floor {
+            next[top] = floor_term + best_neighbour[top];
+        }
         std::mem::swap(&mut value, &mut next);
     }
     value.iter().copied().fold(f64::INFINITY, f64::min)
@@ -106,9 +134,10 @@ fn neighbour_minima(v: &[f64], out: &mut [f64]) {
 /// A rigorous lower bound on `m(s) = min { s . q : q in C, 0 <= q <= 1 }` for the line cone at
 /// per-step log-ratio `t` (see the module docs), where `s` was computed as `c - u` in floating
 /// point (one rounding per entry).
-pub fn line_pricing_lower_bound(s: &[f64], weights: &[f64], weight_error: f64) -> f64 {
+pub fn line_pricing_lower_bound(s: &[f64], levels: &Levels) -> f64 {
     let n = s.len();
-    let computed = capped_minimum(s, weights).min(0.0);
+    let computed = capped_minimum(s, levels).min(0.0);
+    let weight_error = levels.relative_error;
     let negative: f64 = s.iter().map(|v| (-v).max(0.0)).sum();
     // gamma(n + 1) for the path sums, the weights' error and one rounding of each s_x, times
     // 2 N (see the module docs); gamma(n) covers the rounding of N itself.
@@ -126,7 +155,7 @@ pub fn price_all_outputs(
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Option<Vec<f64>> {
     let n = prices.len();
-    let (weights, weight_error) = level_weights(level_cap(n, t), t);
+    let levels = Levels::new(n, t);
     costs
         .par_iter()
         .map(|c| {
@@ -134,7 +163,7 @@ pub fn price_all_outputs(
                 return None;
             }
             let s: Vec<f64> = c.iter().zip(prices).map(|(c, u)| c - u).collect();
-            Some(line_pricing_lower_bound(&s, &weights, weight_error))
+            Some(line_pricing_lower_bound(&s, &levels))
         })
         .collect()
 }
@@ -144,20 +173,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn level_cap_is_n_when_the_cutoff_is_far() {
-        assert_eq!(level_cap(10, 0.01), 10);
-        assert_eq!(level_cap(10_000, 1.0), 40);
-        assert_eq!(level_cap(5, 100.0), 1);
+    fn levels_are_exact_unless_the_cutoff_is_reached() {
+        let exact = Levels::new(10, 0.01);
+        assert_eq!((exact.count(), exact.floor), (10, false));
+        let capped = Levels::new(10_000, 1.0);
+        assert_eq!((capped.count(), capped.floor), (41, true));
+        let steep = Levels::new(5, 100.0);
+        assert_eq!((steep.count(), steep.floor), (2, true));
     }
 
     #[test]
     fn single_point_and_constant_prices() {
-        let (w, e) = level_weights(level_cap(1, 1.0), 1.0);
-        assert_eq!(capped_minimum(&[-2.0], &w), -2.0);
-        assert!(line_pricing_lower_bound(&[3.0], &w, e) <= 0.0);
+        let levels = Levels::new(1, 1.0);
+        assert_eq!(capped_minimum(&[-2.0], &levels), -2.0);
+        assert!(line_pricing_lower_bound(&[3.0], &levels) <= 0.0);
         // All negative: q = 1 is best.
-        let (w, e) = level_weights(level_cap(4, 0.5), 0.5);
-        let bound = line_pricing_lower_bound(&[-1.0; 4], &w, e);
+        let bound = line_pricing_lower_bound(&[-1.0; 4], &Levels::new(4, 0.5));
         assert!(bound <= -4.0 && bound > -4.0 - 1e-12);
     }
 }
