@@ -26,7 +26,11 @@ fn a_300_point_line_is_certified_optimal_by_the_line_method() {
         .args(["solve", file.to_str().unwrap(), "--format", "json"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["status"], "optimal");
     assert_eq!(

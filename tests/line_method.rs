@@ -64,7 +64,9 @@ fn same_optimum_as_one_lp_on_small_lines() {
                 format!("line = {n}")
             };
             if skewed {
-                let w: Vec<f64> = (0..n).map(|_| rng.gen_range(0.05f64..1.0).powi(3)).collect();
+                let w: Vec<f64> = (0..n)
+                    .map(|_| rng.gen_range(0.05f64..1.0).powi(3))
+                    .collect();
                 let total: f64 = w.iter().sum();
                 let prior: Vec<f64> = w.iter().map(|v| v / total).collect();
                 domain.push_str(&format!("\nprior = {}", list(&prior)));
@@ -82,7 +84,11 @@ fn same_optimum_as_one_lp_on_small_lines() {
                 "{what}: line {a} vs LP {b}"
             );
             // Each bound is rigorous, so neither exceeds the other's certified objective.
-            let goal_sign = if objective.contains("co-location") { -1.0 } else { 1.0 };
+            let goal_sign = if objective.contains("co-location") {
+                -1.0
+            } else {
+                1.0
+            };
             assert!(goal_sign * (line.bound.unwrap() - b) <= 1e-12, "{what}");
             cases += 1;
         }
@@ -131,7 +137,10 @@ fn dp_pricing_never_exceeds_brute_force_and_meets_it() {
         let s: Vec<f64> = (0..n).map(|_| rng.gen_range(-2.0..2.0)).collect();
         let bound = line_pricing_lower_bound(&s, &Levels::new(n, t));
         let exact = brute_force_minimum(&s, t);
-        assert!(bound <= exact, "case {case}: n {n} t {t}: DP {bound} > brute {exact}");
+        assert!(
+            bound <= exact,
+            "case {case}: n {n} t {t}: DP {bound} > brute {exact}"
+        );
         assert!(
             bound >= exact - PRICING_TIGHTNESS,
             "case {case}: n {n} t {t}: DP {bound} far below brute {exact}"
@@ -168,11 +177,7 @@ fn dp_pricing_is_below_random_points_of_the_pricing_set() {
 
 /// Feasible channels built independently: the truncated geometric mechanism at any per-step
 /// ratio up to the budget, sent to random outputs, mixed with the constant channel.
-fn random_feasible_channel(
-    rng: &mut impl Rng,
-    n: usize,
-    t_max: f64,
-) -> Vec<Vec<f64>> {
+fn random_feasible_channel(rng: &mut impl Rng, n: usize, t_max: f64) -> Vec<Vec<f64>> {
     let t = t_max * rng.gen_range(0.2..0.999);
     let r: f64 = (-t).exp();
     let target: Vec<usize> = (0..n).map(|_| rng.gen_range(0..n)).collect();
@@ -196,7 +201,11 @@ fn random_feasible_channel(
 #[test]
 fn bound_is_below_random_feasible_channels() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(21);
-    for (n, eps, loss) in [(10, 0.4, "absolute"), (30, 0.1, "squared"), (25, 1.0, "hamming")] {
+    for (n, eps, loss) in [
+        (10, 0.4, "absolute"),
+        (30, 0.1, "squared"),
+        (25, 1.0, "hamming"),
+    ] {
         let p = line_problem(
             &format!("line = {n}"),
             eps,
@@ -206,9 +215,15 @@ fn bound_is_below_random_feasible_channels() {
         let bound = report.bound.unwrap();
         for _ in 0..40 {
             let channel = Channel::new(random_feasible_channel(&mut rng, n, eps)).unwrap();
-            assert!(p.privacy[0].check(&channel)[0].holds(), "the test channel is feasible");
+            assert!(
+                p.privacy[0].check(&channel)[0].holds(),
+                "the test channel is feasible"
+            );
             let value = p.objective.evaluate(&channel);
-            assert!(bound <= value, "n {n} {loss}: bound {bound} > channel {value}");
+            assert!(
+                bound <= value,
+                "n {n} {loss}: bound {bound} > channel {value}"
+            );
         }
     }
 }
@@ -221,19 +236,29 @@ fn loss_that_is_not_monotone_reports_its_gap_honestly() {
     let loss: Vec<Vec<f64>> = (0..n)
         .map(|x| (0..n).map(|y| ((x * 7 + y * 3) % 5) as f64).collect())
         .collect();
-    let objective = format!("kind = \"expected-loss\"\nloss = {{ matrix = {} }}", matrix(&loss));
+    let objective = format!(
+        "kind = \"expected-loss\"\nloss = {{ matrix = {} }}",
+        matrix(&loss)
+    );
     let p = line_problem(&format!("line = {n}"), 0.7, &objective);
     let lp = run(&p, MethodChoice::Lp).unwrap();
     let optimum = lp.objective.unwrap();
     let line = run(&p, MethodChoice::Line).unwrap();
     let (value, bound) = (line.objective.unwrap(), line.bound.unwrap());
     assert!(bound <= optimum + 1e-12 && value >= optimum - 1e-9);
-    assert!(value - bound > 1e-4, "the gap is open here: {value} vs {bound}");
+    assert!(
+        value - bound > 1e-4,
+        "the gap is open here: {value} vs {bound}"
+    );
     assert_eq!(line.status, Status::Feasible);
     let auto = run(&p, MethodChoice::Auto).unwrap();
     assert_eq!(auto.method, Method::Lp);
     assert_eq!(auto.status, Status::Optimal);
-    assert!(auto.method_notes[0].contains("did not meet its bound"), "{:?}", auto.method_notes);
+    assert!(
+        auto.method_notes[0].contains("did not meet its bound"),
+        "{:?}",
+        auto.method_notes
+    );
 }
 
 #[test]
@@ -270,5 +295,8 @@ fn more_than_a_thousand_points_only_on_an_equally_spaced_line() {
     let error = Problem::from_spec(ProblemSpec::from_toml(&text, Path::new("t.toml")).unwrap())
         .unwrap_err()
         .to_string();
-    assert!(error.contains("privacy[0].notion") && error.contains("at most 1000"), "{error}");
+    assert!(
+        error.contains("privacy[0].notion") && error.contains("at most 1000"),
+        "{error}"
+    );
 }

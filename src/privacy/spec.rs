@@ -315,7 +315,11 @@ impl PrivacySpec {
                 let line_method = approximate.is_none()
                     && *metric == MetricSpec::Named("line".into())
                     && crate::synthesis::line::equally_spaced(
-                        &domain.coordinates().iter().map(|c| c[0]).collect::<Vec<_>>(),
+                        &domain
+                            .coordinates()
+                            .iter()
+                            .map(|c| c[0])
+                            .collect::<Vec<_>>(),
                     );
                 if line_method && n > crate::synthesis::line::LINE_MAX_INPUTS {
                     return Err(ProblemError::invalid(

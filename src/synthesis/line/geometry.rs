@@ -44,12 +44,7 @@ impl EquallySpacedLine {
         if name != "line" {
             return None;
         }
-        let values: Vec<f64> = problem
-            .domain
-            .coordinates()
-            .iter()
-            .map(|c| c[0])
-            .collect();
+        let values: Vec<f64> = problem.domain.coordinates().iter().map(|c| c[0]).collect();
         Self::new(&values, *epsilon)
     }
 
@@ -65,7 +60,7 @@ impl EquallySpacedLine {
             return None;
         }
         let (h_min, h_max, order) = spacing(values)?;
-        if !(h_min > 0.0) || h_max - h_min > SPACING_TOLERANCE * h_max {
+        if h_min <= 0.0 || h_max - h_min > SPACING_TOLERANCE * h_max {
             return None;
         }
         // The distance d(a, b) is the floating-point |v_a - v_b|, the same numbers as the

@@ -55,7 +55,12 @@ pub fn solve_on_line(
     let outputs = coefficients.first().map_or(0, Vec::len);
     // Costs by output, inputs in line order (negation is exact).
     let costs: Vec<Vec<f64>> = (0..outputs)
-        .map(|y| line.order.iter().map(|&x| sign * coefficients[x][y]).collect())
+        .map(|y| {
+            line.order
+                .iter()
+                .map(|&x| sign * coefficients[x][y])
+                .collect()
+        })
         .collect();
     let primal = geometric_remap(&costs, line.primal_log_ratio);
     let line_rows = primal.rows(outputs);
@@ -74,8 +79,7 @@ pub fn solve_on_line(
     ));
     let deadline = run.deadline();
     let stop = move || Instant::now() >= deadline;
-    let priced =
-        pricing::price_all_outputs(&costs, &primal.prices, line.bound_log_ratio, &stop);
+    let priced = pricing::price_all_outputs(&costs, &primal.prices, line.bound_log_ratio, &stop);
     let mut notes = vec![format!(
         "truncated geometric mechanism (per-step ratio e^{:.6e}) remapped to the Bayes output of each of its {n} outputs ({used} distinct); bound by exact dynamic-programming pricing on the line ({} levels)",
         line.primal_log_ratio,
@@ -120,7 +124,10 @@ pub fn solve_on_line(
 
 /// `sum_x u_x + sum_y min(0, lower_y)`, rounded down with the error bound of the sum.
 fn lagrangian_bound(prices: &[f64], lower: &[f64]) -> f64 {
-    let terms = prices.iter().copied().chain(lower.iter().map(|l| l.min(0.0)));
+    let terms = prices
+        .iter()
+        .copied()
+        .chain(lower.iter().map(|l| l.min(0.0)));
     let (total, magnitude) = terms.fold((0.0, 0.0), |(s, m), v| (s + v, m + v.abs()));
     let count = prices.len() + lower.len();
     let error = pricing::gamma(count + 4) * magnitude;

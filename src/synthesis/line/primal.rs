@@ -65,7 +65,11 @@ pub fn kms_inverse_times(v: &[f64], r: f64) -> Vec<f64> {
     let scale = 1.0 / (1.0 - r * r);
     (0..n)
         .map(|x| {
-            let diagonal = if x == 0 || x == n - 1 { 1.0 } else { 1.0 + r * r };
+            let diagonal = if x == 0 || x == n - 1 {
+                1.0
+            } else {
+                1.0 + r * r
+            };
             let mut s = diagonal * v[x];
             if x > 0 {
                 s -= r * v[x - 1];
@@ -186,7 +190,7 @@ mod tests {
 
     #[test]
     fn geometric_rows_sum_to_one_and_remap_picks_the_cheapest_output() {
-        let n = 7;
+        let n = 7usize;
         // Absolute loss, uniform prior.
         let costs: Vec<Vec<f64>> = (0..n)
             .map(|y| (0..n).map(|x| x.abs_diff(y) as f64 / n as f64).collect())
@@ -198,7 +202,9 @@ mod tests {
         let r = g.ratio;
         for z in 0..n {
             let value = |y: usize| -> f64 {
-                (0..n).map(|x| costs[y][x] * r.powi(x.abs_diff(z) as i32)).sum()
+                (0..n)
+                    .map(|x| costs[y][x] * r.powi(x.abs_diff(z) as i32))
+                    .sum()
             };
             let best = (0..n).map(value).fold(f64::INFINITY, f64::min);
             assert!((value(g.output_of_tent[z]) - best).abs() < 1e-12);
