@@ -300,3 +300,37 @@ fn more_than_a_thousand_points_only_on_an_equally_spaced_line() {
         "{error}"
     );
 }
+
+/// Unsorted values with decimal steps (not exactly equal in binary) and a prior with zeros:
+/// the line method still applies, and agrees with one LP.
+#[test]
+fn unsorted_decimal_values_and_zero_prior_entries_agree_with_one_lp() {
+    for (values, prior, loss) in [
+        (
+            "[0.3, 0.0, 0.2, 0.1, 0.5, 0.4]",
+            "[0.2, 0.0, 0.3, 0.1, 0.0, 0.4]",
+            "absolute",
+        ),
+        (
+            "[1.4, 0.7, 2.1, 0.0, 2.8]",
+            "[0.1, 0.2, 0.3, 0.25, 0.15]",
+            "squared",
+        ),
+    ] {
+        let p = line_problem(
+            &format!("values = {values}\nprior = {prior}"),
+            3.0,
+            &format!("kind = \"expected-loss\"\nloss = \"{loss}\""),
+        );
+        let line = run(&p, MethodChoice::Auto).unwrap();
+        let lp = run(&p, MethodChoice::Lp).unwrap();
+        assert_eq!(line.method, Method::GeometricRemap, "{values}");
+        assert_eq!(line.status, Status::Optimal, "{values}");
+        let (a, b) = (line.objective.unwrap(), lp.objective.unwrap());
+        assert!(
+            (a - b).abs() <= AGREEMENT * b.abs().max(1.0),
+            "{values}: {a} vs {b}"
+        );
+        assert!(line.bound.unwrap() <= b + 1e-12);
+    }
+}
