@@ -28,7 +28,12 @@ pub(super) fn formulate_and_solve(
     let mut line_notes = Vec::new();
     if let Some((coefficients, line)) = &line {
         let outcome = solve_on_line(line, coefficients, problem.objective.goal(), run);
-        if outcome.status.is_optimal() || method == MethodChoice::Line || n > LP_MAX_INPUTS {
+        // Without a bound the time limit ended the pricing: no time is left for another method.
+        if outcome.status.is_optimal()
+            || outcome.bound.is_none()
+            || method == MethodChoice::Line
+            || n > LP_MAX_INPUTS
+        {
             let encoding = vec![format!(
                 "d-privacy: equally spaced line, {} adjacent pairs (they imply the rest); no program is built",
                 2 * (n - 1)
