@@ -59,7 +59,7 @@ impl EquallySpacedLine {
         if values.iter().any(|v| !v.is_finite()) {
             return None;
         }
-        let (h_min, h_max, order) = spacing(values)?;
+        let (h_min, h_max, order) = spacing(values);
         if h_min <= 0.0 || h_max - h_min > SPACING_TOLERANCE * h_max {
             return None;
         }
@@ -86,7 +86,7 @@ impl EquallySpacedLine {
 }
 
 /// Smallest and largest gap between sorted neighbours, and the sorting order.
-fn spacing(values: &[f64]) -> Option<(f64, f64, Vec<usize>)> {
+fn spacing(values: &[f64]) -> (f64, f64, Vec<usize>) {
     let mut order: Vec<usize> = (0..values.len()).collect();
     order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
     let (mut h_min, mut h_max) = (f64::INFINITY, 0.0f64);
@@ -95,7 +95,7 @@ fn spacing(values: &[f64]) -> Option<(f64, f64, Vec<usize>)> {
         h_min = h_min.min(gap);
         h_max = h_max.max(gap);
     }
-    Some((h_min, h_max, order))
+    (h_min, h_max, order)
 }
 
 /// Whether `values` are equally spaced (at least two, distinct, equal gaps within
