@@ -79,7 +79,14 @@ pub fn solve_on_line(
     ));
     let deadline = run.deadline();
     let stop = move || Instant::now() >= deadline;
-    let priced = pricing::price_all_outputs(&costs, &primal.prices, line.bound_log_ratio, &stop);
+    let sink = run.progress_sink();
+    let done = move |k: usize| {
+        if let Some(sink) = &sink {
+            sink(&format!("line: priced {k} of {outputs} outputs"));
+        }
+    };
+    let priced =
+        pricing::price_all_outputs(&costs, &primal.prices, line.bound_log_ratio, &stop, &done);
     let mut notes = vec![format!(
         "truncated geometric mechanism (per-step ratio e^{:.6e}) remapped to the Bayes output of each of its {n} outputs ({used} distinct); bound by exact dynamic-programming pricing on the line ({} levels)",
         line.primal_log_ratio,

@@ -147,15 +147,17 @@ pub fn line_pricing_lower_bound(s: &[f64], levels: &Levels) -> f64 {
 }
 
 /// Lower bounds on `m_y` for every output (`costs[y]` in line order), in parallel; `None`
-/// when `stop()` says so before all are done.
+/// when `stop()` says so before all are done. `done(k)` is told how many outputs are priced.
 pub fn price_all_outputs(
     costs: &[Vec<f64>],
     prices: &[f64],
     t: f64,
     stop: &(dyn Fn() -> bool + Sync),
+    done: &(dyn Fn(usize) + Sync),
 ) -> Option<Vec<f64>> {
     let n = prices.len();
     let levels = Levels::new(n, t);
+    let count = std::sync::atomic::AtomicUsize::new(0);
     costs
         .par_iter()
         .map(|c| {
@@ -163,7 +165,9 @@ pub fn price_all_outputs(
                 return None;
             }
             let s: Vec<f64> = c.iter().zip(prices).map(|(c, u)| c - u).collect();
-            Some(line_pricing_lower_bound(&s, &levels))
+            let bound = line_pricing_lower_bound(&s, &levels);
+            done(count.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
+            Some(bound)
         })
         .collect()
 }
