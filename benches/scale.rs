@@ -37,6 +37,12 @@ fn geo_distance(side: usize, skewed: bool) -> Problem {
     ))
 }
 
+fn line_absolute(n: usize, eps: f64) -> Problem {
+    problem(&format!(
+        "[domain]\nline = {n}\n[[privacy]]\nnotion = \"d-privacy\"\nmetric = \"line\"\nepsilon = {eps}\n[objective]\nkind = \"expected-loss\"\nloss = \"absolute\"\n"
+    ))
+}
+
 fn with(method: MethodChoice) -> SolveOptions {
     SolveOptions {
         method,
@@ -90,6 +96,23 @@ fn bench(c: &mut Criterion) {
             );
         }
     }
+    // d-privacy on an equally spaced line: the line method beside one LP (200 points), and
+    // alone at 1,000 points (one LP there needs minutes and gigabytes). 2,000 points are timed
+    // as a single `mechsynth solve` run (README).
+    let p = line_absolute(200, 0.5);
+    for (name, method) in [("line", MethodChoice::Line), ("one-lp", MethodChoice::Lp)] {
+        let options = with(method);
+        group.bench_with_input(
+            BenchmarkId::new(format!("line-absolute/{name}"), 200),
+            &p,
+            |b, p| b.iter(|| solve(p, &options).unwrap()),
+        );
+    }
+    let p = line_absolute(1000, 0.1);
+    let options = with(MethodChoice::Line);
+    group.bench_with_input(BenchmarkId::new("line-absolute/line", 1000), &p, |b, p| {
+        b.iter(|| solve(p, &options).unwrap())
+    });
     group.finish();
 }
 

@@ -90,8 +90,12 @@ pub(crate) fn checked_pairs(unit: &[Vec<f64>], n: usize) -> Vec<(usize, usize)> 
             if a == b || u.is_infinite() {
                 continue;
             }
+            // The symbols next to `a` by index come first: on a line in index order they lie
+            // between a and b, which makes the search O(1) there instead of O(n) (the answer
+            // does not depend on the order).
+            let near = [a.wrapping_sub(1), a + 1, b.wrapping_sub(1), b + 1];
             let implied = finite_positive(u)
-                && (0..n).any(|k| {
+                && near.into_iter().filter(|&k| k < n).chain(0..n).any(|k| {
                     k != a
                         && k != b
                         && finite_positive(unit[a][k])

@@ -312,12 +312,31 @@ impl PrivacySpec {
                 metric,
                 approximate,
             } => {
-                if n > crate::formulation::LP_MAX_INPUTS {
+                let line_method = approximate.is_none()
+                    && *metric == MetricSpec::Named("line".into())
+                    && crate::synthesis::line::equally_spaced(
+                        &domain
+                            .coordinates()
+                            .iter()
+                            .map(|c| c[0])
+                            .collect::<Vec<_>>(),
+                    );
+                if line_method && n > crate::synthesis::line::LINE_MAX_INPUTS {
                     return Err(ProblemError::invalid(
                         format!("{key}.notion"),
                         "\"d-privacy\"",
                         format!(
-                            "{n} points: d-privacy is solved by one program over the channel, at most {} points",
+                            "{n} points: d-privacy on an equally spaced line is solved for at most {} points (the channel alone has n^2 entries)",
+                            crate::synthesis::line::LINE_MAX_INPUTS
+                        ),
+                    ));
+                }
+                if n > crate::formulation::LP_MAX_INPUTS && !line_method {
+                    return Err(ProblemError::invalid(
+                        format!("{key}.notion"),
+                        "\"d-privacy\"",
+                        format!(
+                            "{n} points: d-privacy is solved by one program over the channel, at most {} points (except with metric = \"line\" over equally spaced points)",
                             crate::formulation::LP_MAX_INPUTS
                         ),
                     ));

@@ -6,6 +6,7 @@ use crate::channel::Channel;
 use crate::objective::Goal;
 use crate::privacy::PrivacyNotion;
 use crate::problem::Problem;
+use crate::synthesis::line::{solve_on_line, EquallySpacedLine};
 use crate::synthesis::{
     decomposition_is_faster, lazy_symmetry_order, point_symmetries, solve_by_decomposition,
     solve_by_design, solve_by_rays, solve_linear, solve_locally, solve_symmetric_design,
@@ -15,6 +16,50 @@ use crate::synthesis::{
 
 /// Pick the method for the objective and run it: the outcome and the encoding notes.
 pub(super) fn formulate_and_solve(
+    problem: &Problem,
+    method: MethodChoice,
+    run: &Run,
+) -> Result<(Outcome, Vec<String>), SolveError> {
+    let n = problem.domain.size();
+    let line = problem
+        .objective
+        .linear_coefficients()
+        .filter(|_| matches!(method, MethodChoice::Auto | MethodChoice::Line))
+        .and_then(|c| Some((c, EquallySpacedLine::of(problem)?)));
+    let mut line_notes = Vec::new();
+    if let Some((coefficients, line)) = &line {
+        let outcome = solve_on_line(line, coefficients, problem.objective.goal(), run);
+        // Without a bound the time limit ended the pricing: no time is left for another method.
+        if outcome.status.is_optimal()
+            || outcome.bound.is_none()
+            || method == MethodChoice::Line
+            || n > LP_MAX_INPUTS
+        {
+            let encoding = vec![format!(
+                "d-privacy: equally spaced line, {} adjacent pairs (they imply the rest); no program is built",
+                2 * (n - 1)
+            )];
+            return Ok((outcome, encoding));
+        }
+        line_notes.push(format!(
+            "the remapped geometric mechanism ({:.9e}) did not meet its bound ({}); solved by the method below instead",
+            outcome.solver_objective.unwrap_or(f64::NAN),
+            outcome
+                .bound
+                .map_or("none".to_string(), |b| format!("{b:.9e}"))
+        ));
+    } else if method == MethodChoice::Line {
+        return Err(SolveError::MethodNotApplicable(
+            "the line method needs a linear objective and one d-privacy constraint with metric = \"line\" over equally spaced points".into(),
+        ));
+    }
+    let (mut outcome, encoding) = formulate_other(problem, method, run)?;
+    outcome.notes.splice(0..0, line_notes);
+    Ok((outcome, encoding))
+}
+
+/// Every method but the line method.
+fn formulate_other(
     problem: &Problem,
     method: MethodChoice,
     run: &Run,
@@ -40,7 +85,7 @@ pub(super) fn formulate_and_solve(
         && decomposition_is_faster(&all);
     if n > LP_MAX_INPUTS && !decomposable {
         return Err(SolveError::TooLarge(format!(
-            "{n} symbols: this problem is solved by one program over the channel's {} entries (about {:.0} GB of solver memory); at most {LP_MAX_INPUTS} symbols, except a linear objective under a lone ldp constraint (decomposition)",
+            "{n} symbols: this problem is solved by one program over the channel's {} entries (about {:.0} GB of solver memory); at most {LP_MAX_INPUTS} symbols, except a linear objective under a lone ldp constraint (decomposition) or a lone d-privacy constraint on an equally spaced line",
             n * n,
             (n as f64).powi(2) * 2.8e3 / 1e9
         )));

@@ -62,8 +62,9 @@ impl Default for GapTolerance {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum MethodChoice {
-    /// The faster method for the problem: decomposition under a lone LDP constraint (24
-    /// inputs or more), one LP with ratio rows added as violated from 80 inputs on when the
+    /// The faster method for the problem: the line method under a lone d-privacy constraint
+    /// on an equally spaced line (falling back to the others if its gap does not close),
+    /// decomposition under a lone LDP constraint (24 inputs or more), one LP with ratio rows added as violated from 80 inputs on when the
     /// notions are made of many ratio rows (d-privacy on grids), otherwise one LP.
     #[default]
     Auto,
@@ -73,6 +74,9 @@ pub enum MethodChoice {
     LazyRows,
     /// Decomposition over outputs (column generation).
     Decomposition,
+    /// The remapped geometric mechanism certified by exact pricing (a lone d-privacy
+    /// constraint on an equally spaced line).
+    Line,
 }
 
 /// How to solve.

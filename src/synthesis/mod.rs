@@ -14,6 +14,7 @@ mod design_rays;
 mod design_symmetric;
 mod extreme;
 mod lazy;
+pub mod line;
 mod linear;
 mod local;
 mod master;
@@ -62,6 +63,9 @@ pub enum Method {
     Decomposition,
     /// One LP with ratio rows added as they are violated.
     LazyRows,
+    /// The truncated geometric mechanism remapped to Bayes outputs, certified by exact
+    /// pricing on an equally spaced line (d-privacy, linear objective).
+    GeometricRemap,
     /// A local method (no global guarantee).
     Local,
 }
@@ -78,6 +82,7 @@ impl Method {
             Method::SymmetricDesign => "optimal design, by symmetry",
             Method::Decomposition => "decomposition",
             Method::LazyRows => "LP, lazy rows",
+            Method::GeometricRemap => "geometric + remap, certified by exact line pricing",
             Method::Local => "local",
         }
     }

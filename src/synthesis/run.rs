@@ -66,6 +66,11 @@ impl<'a> Run<'a> {
             p(message);
         }
     }
+
+    /// The progress sink, for reporting from parallel work.
+    pub fn progress_sink(&self) -> Option<ProgressSink> {
+        self.progress.clone()
+    }
 }
 
 /// The kind of `backend`, so that threads can make their own (backends are not `Sync`).

@@ -22,7 +22,8 @@ pub struct SolveArgs {
     /// LP backend.
     #[arg(long, value_enum, default_value = "clarabel")]
     solver: Solver,
-    /// Method for linear objectives: `auto` picks decomposition under a lone LDP constraint
+    /// Method for linear objectives: `auto` picks the line method under a lone d-privacy
+    /// constraint on an equally spaced line, decomposition under a lone LDP constraint
     /// (24 inputs or more), lazily added ratio rows for d-privacy and context-ldp with many
     /// pairs, one LP otherwise.
     #[arg(long, value_enum, default_value = "auto")]
@@ -56,6 +57,9 @@ enum MethodArg {
     LazyRows,
     /// Decomposition over outputs (column generation).
     Decomposition,
+    /// The remapped geometric mechanism, certified by exact pricing (d-privacy on an
+    /// equally spaced line).
+    Line,
 }
 
 /// Run `solve`; the exit code follows the status (see the crate README).
@@ -98,6 +102,7 @@ pub fn run(args: SolveArgs) -> Result<u8> {
             MethodArg::Lp => MethodChoice::Lp,
             MethodArg::LazyRows => MethodChoice::LazyRows,
             MethodArg::Decomposition => MethodChoice::Decomposition,
+            MethodArg::Line => MethodChoice::Line,
         },
         backend: backend_of(args.solver),
         gap: GapTolerance {
