@@ -32,7 +32,7 @@ pub const LAZY_SYMMETRIC_MIN_INPUTS: usize = 36;
 /// The group order from which [`LAZY_SYMMETRIC_MIN_INPUTS`] applies.
 pub const LAZY_SYMMETRY_ORDER: usize = 4;
 /// Most violated rows added per input and column in one round.
-const ADDED_ROWS_PER_INPUT: usize = 16;
+const ADDED_ROWS_PER_INPUT: usize = 32;
 /// Rounds before giving up (each adds only violated rows, so this is never reached in practice).
 const MAX_ROUNDS: usize = 100;
 
