@@ -16,6 +16,9 @@ mod linear;
 mod local;
 mod master;
 mod pricing;
+mod pricing_histogram;
+mod pricing_histogram_ldp;
+mod pricing_search;
 mod run;
 mod support;
 
@@ -24,11 +27,16 @@ pub use decompose::{
     DECOMPOSITION_GAP_TOLERANCE,
 };
 pub use design::{solve_by_design, DESIGN_GAP_TOLERANCE};
-pub use extreme::{combined_cone, solve_by_rays, CG_GAP_TOLERANCE, ENUMERATION_LIMIT};
+pub use extreme::{
+    combined_cone, solve_by_rays, solve_histogram_by_pricing, CG_GAP_TOLERANCE, ENUMERATION_LIMIT,
+};
 pub use lazy::{solve_with_lazy_rows, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT};
 pub use linear::solve_linear;
 pub use local::{solve_locally, LOCAL_RANDOM_STARTS};
 pub use pricing::{price_lip_box, price_staircase, Priced};
+pub use pricing_histogram::{price_histogram_lip, HISTOGRAM_PRICING_MAX_INPUTS};
+pub use pricing_histogram_ldp::price_histogram_ldp;
+pub use pricing_search::SearchStats;
 pub use run::{ProgressSink, Run};
 
 use mechsynth_solvers::LpStatus;
