@@ -6,7 +6,9 @@ use super::master::{
     channel_rows, dual_bound, purify, reduced_value, solve_master, Columns, MasterSolution,
 };
 use super::pricing::{price_lip_box, price_staircase, Priced};
-use super::pricing_histogram::{price_histogram_lip, HISTOGRAM_PRICING_MAX_INPUTS};
+use super::pricing_histogram::{
+    more_rays_than, price_histogram_lip, HISTOGRAM_PRICING_MAX_INPUTS, HISTOGRAM_SCAN_LIMIT,
+};
 use super::pricing_histogram_ldp::price_histogram_ldp;
 use super::pricing_search::SearchStats;
 use super::{Method, Outcome, Run, Status};
@@ -155,6 +157,17 @@ pub fn solve_by_rays(
     let Some(cone) = combined_cone(privacy, n) else {
         return Ok(None);
     };
+    let many = match privacy {
+        [single] => single
+            .ray_family()
+            .is_some_and(|fam| more_rays_than(&fam, n, HISTOGRAM_SCAN_LIMIT)),
+        _ => false,
+    };
+    if many {
+        if let Some(outcome) = solve_histogram_by_pricing(privacy, f, n, run)? {
+            return Ok(Some(outcome));
+        }
+    }
     let (rays, family, source) = enumerate_cone(privacy, &cone, n, ENUMERATION_LIMIT, run);
     if let Some(rays) = rays {
         return enumerated(&cone, f, rays, source, run).map(Some);

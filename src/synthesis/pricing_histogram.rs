@@ -26,6 +26,7 @@
 use super::design_bound::gamma;
 use super::pricing::Priced;
 use super::pricing_search::{Best, RangeMax, SearchStats};
+use crate::rays::RayFamily;
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -34,6 +35,25 @@ const INNER_BITS: usize = 12;
 
 /// Largest domain the bit patterns can hold.
 pub const HISTOGRAM_PRICING_MAX_INPUTS: usize = 62;
+
+/// Above this many rays the histogram MMSE is priced by branch and bound rather than by
+/// listing and scanning the rays (faster there, and without the list's memory: 2^20 LDP rays
+/// take about 430 MB).
+pub const HISTOGRAM_SCAN_LIMIT: usize = 1 << 16;
+
+/// Whether `family` has more than `limit` rays at `n` inputs (LDP: `2^n - 2`; LIP: up to
+/// `n 2^(n-1)` vertices).
+pub fn more_rays_than(family: &RayFamily, n: usize, limit: usize) -> bool {
+    let bits = match family {
+        RayFamily::Staircase { .. } => n,
+        RayFamily::LipBox { .. } => n.saturating_sub(1),
+    };
+    let per = match family {
+        RayFamily::Staircase { .. } => 1,
+        RayFamily::LipBox { .. } => n,
+    };
+    bits >= usize::BITS as usize - 8 || per * (1usize << bits) > limit
+}
 
 /// Per-coordinate data of the LIP pricing problem.
 struct Slice<'a> {
@@ -83,7 +103,7 @@ pub fn price_histogram_lip(
     let mut found: Vec<(f64, Vec<f64>)> = Vec::new();
     for (best, margin, s) in results {
         stats.absorb(&s);
-        delta = delta.max(best.threshold().max(best.top()) + margin);
+        delta = delta.max(best.upper() + margin);
         for &(value, (j, mask)) in best.items() {
             found.push((value, vertex(&slice, j, mask)));
         }
@@ -118,6 +138,7 @@ struct Entry {
 struct Tree<'a> {
     slice: &'a Slice<'a>,
     outer: Vec<usize>,
+    inner: Vec<usize>,
     /// Suffix sums over `outer[d..]`: smallest and largest `S`-share, best value.
     s_low: Vec<f64>,
     s_high: Vec<f64>,
@@ -135,6 +156,30 @@ impl Tree<'_> {
     fn phi(&self, s_total: f64) -> f64 {
         let s = 1.0 - s_total;
         s * (s - self.c)
+    }
+
+    /// The bound with `phi_j` replaced by its chord over `[a, b]` (the `S` still reachable in
+    /// the window): `phi_j(S) <= phi_j(a) + beta (S - a)` there, and the rest is separable.
+    fn chord_bound(&self, d: usize, s_f: f64, v_f: f64, (a, b): (f64, f64)) -> f64 {
+        let (phi_a, phi_b) = (self.phi(a), self.phi(b));
+        let beta = if b > a {
+            (phi_b - phi_a) / (b - a)
+        } else {
+            0.0
+        };
+        let (low, high) = (self.slice.low, self.slice.high);
+        let free: f64 = self.outer[d..]
+            .iter()
+            .chain(&self.inner)
+            .map(|&x| {
+                let shift = beta * self.slice.p[x];
+                (self.slice.h(x, low) + shift * low).max(self.slice.h(x, high) + shift * high)
+            })
+            .sum();
+        // Rounding of the chord's ends and of the shifted terms (sums of <= n + 4 terms).
+        let slack = gamma(self.slice.p.len() + 8)
+            * (4.0 * (phi_a.abs() + phi_b.abs()) + 4.0 * beta.abs() * (self.slice.high + a.abs()));
+        v_f + phi_a + beta * (s_f - a) + free + slack
     }
 
     fn dfs(
@@ -157,7 +202,10 @@ impl Tree<'_> {
             return;
         }
         let bound = v_f + self.v_best[d] + self.table_max.all() + self.phi(a).max(self.phi(b));
-        if bound + self.margin <= best.threshold() {
+        if bound + self.margin <= best.prune_level() {
+            return;
+        }
+        if self.chord_bound(d, s_f, v_f, (a, b)) + self.margin <= best.prune_level() {
             return;
         }
         if d == self.outer.len() {
@@ -203,7 +251,11 @@ impl Tree<'_> {
         let ends = self
             .phi(s_f + self.table[start].s)
             .max(self.phi(s_f + self.table[end - 1].s));
-        if v_f + self.table_max.range(start, end) + ends + self.margin <= best.threshold() {
+        if v_f + self.table_max.range(start, end) + ends + self.margin <= best.prune_level() {
+            return;
+        }
+        let span = (s_f + self.table[start].s, s_f + self.table[end - 1].s);
+        if self.chord_bound(self.outer.len(), s_f, v_f, span) + self.margin <= best.prune_level() {
             return;
         }
         stats.evaluated += (end - start) as u64;
@@ -280,6 +332,7 @@ fn search_free(
     let tree = Tree {
         slice,
         outer,
+        inner,
         s_low,
         s_high,
         v_best,

@@ -76,7 +76,7 @@ impl Tree<'_> {
         let bound =
             self.bound_at(d, (f.a, f.c), 1.0 / b_hi)
                 .max(self.bound_at(d, (f.a, f.c), 1.0 / b_lo));
-        if bound + self.margin <= best.threshold() {
+        if bound + self.margin <= best.prune_level() {
             return;
         }
         if d == self.outer.len() {
@@ -216,7 +216,7 @@ pub fn price_histogram_ldp(
     let mut found: Vec<(f64, Vec<f64>)> = Vec::new();
     for (best, s) in results {
         stats.absorb(&s);
-        delta = delta.max(best.threshold().max(best.top()) + margin);
+        delta = delta.max(best.upper() + margin);
         for &(value, mask) in best.items() {
             let r: Vec<f64> = (0..n)
                 .map(|x| if mask >> x & 1 == 1 { high } else { 1.0 })

@@ -20,8 +20,19 @@ impl<T: Copy> Best<T> {
         }
     }
 
+    /// Subtrees whose bound is at most this are pruned: the threshold plus the floor (when
+    /// positive), so that ties with the kept candidates (frequent under symmetric priors) are
+    /// not searched. Everything pruned leaves `max(top, prune_level)` an upper bound.
+    pub fn prune_level(&self) -> f64 {
+        self.threshold() + self.floor.max(0.0)
+    }
+
+    /// The upper bound on every value searched: `max(top, prune_level)`.
+    pub fn upper(&self) -> f64 {
+        self.top().max(self.prune_level())
+    }
+
     /// Values up to this are not kept: the floor, or the `KEEP`-th best once there are as many.
-    /// Everything pruned at or below it leaves `max(top, threshold)` an upper bound.
     pub fn threshold(&self) -> f64 {
         if self.items.len() < KEEP {
             self.floor
