@@ -46,17 +46,17 @@ fn histogram_mmse(prior: &[f64], rows: &[Vec<f64>]) -> f64 {
         assert!(row.iter().all(|&v| v >= -1e-12));
         assert!((row.iter().sum::<f64>() - 1.0).abs() < 1e-8);
     }
-    let outputs = rows[0].len();
-    let mut explained = 0.0;
-    for y in 0..outputs {
-        let lambda: f64 = (0..prior.len()).map(|k| prior[k] * rows[k][y]).sum();
-        if lambda > 0.0 {
-            let sq: f64 = (0..prior.len())
-                .map(|k| (prior[k] * rows[k][y]).powi(2))
-                .sum();
-            explained += sq / lambda;
-        }
-    }
+    let explained: f64 = (0..rows[0].len())
+        .map(|y| {
+            let mass: Vec<f64> = prior.iter().zip(rows).map(|(p, row)| p * row[y]).collect();
+            let lambda: f64 = mass.iter().sum();
+            if lambda > 0.0 {
+                mass.iter().map(|m| m * m).sum::<f64>() / lambda
+            } else {
+                0.0
+            }
+        })
+        .sum();
     prior.iter().sum::<f64>() - explained
 }
 

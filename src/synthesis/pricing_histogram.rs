@@ -18,10 +18,12 @@
 //! `S`-share; the others are fixed one by one. A node's upper bound is the fixed part plus the
 //! best free choice of every remaining coordinate plus the largest `phi_j` over the `S` the
 //! node can still reach inside the window (convex: at an end). A leaf scans only the table
-//! entries whose `S` lands in the window, after bounding them by a range maximum. Nodes whose
-//! bound does not exceed the current threshold (the `KEEP`-th best value found, at least the
-//! caller's floor) are pruned, so the returned `delta = max(best, threshold) + margin` is an
-//! upper bound on the true maximum; `margin` covers floating-point rounding (gamma_k bounds).
+//! entries whose `S` lands in the window, after bounding them by a range maximum. A second
+//! bound replaces `phi_j` by its chord over the reachable `S` (a Lagrangian bound whose slope
+//! couples `S` with the other coordinates). Nodes whose bound does not exceed the prune level
+//! (the `KEEP`-th best value found, at least the caller's floor, plus the floor) are pruned,
+//! so the returned `delta = max(best, prune level) + margin` is an upper bound on the true
+//! maximum; the margins cover floating-point rounding (gamma_k bounds).
 
 use super::design_bound::gamma;
 use super::pricing::Priced;
@@ -94,7 +96,7 @@ pub fn price_histogram_lip(
         low: (-epsilon).exp(),
         high: epsilon.exp(),
     };
-    let results: Vec<(Best<(usize, u64)>, f64, SearchStats)> = (0..n)
+    let results: Vec<FreeSearch> = (0..n)
         .into_par_iter()
         .map(|j| search_free(&slice, j, floor, deadline))
         .collect();
@@ -126,6 +128,10 @@ fn vertex(slice: &Slice, j: usize, mask: u64) -> Vec<f64> {
     q
 }
 
+/// The best vertices (value, (free coordinate, pattern)) of one free coordinate's search, its
+/// rounding margin and its work.
+type FreeSearch = (Best<(usize, u64)>, f64, SearchStats);
+
 /// One entry of the leaf table: `S`-share, value, pattern.
 #[derive(Clone, Copy)]
 struct Entry {
@@ -147,7 +153,10 @@ struct Tree<'a> {
     table_max: RangeMax,
     window: (f64, f64),
     c: f64,
+    /// Rounding margin of a vertex's computed value.
     margin: f64,
+    /// Rounding margin of a node's computed bound.
+    node_margin: f64,
     deadline: Instant,
     free: usize,
 }
@@ -202,10 +211,10 @@ impl Tree<'_> {
             return;
         }
         let bound = v_f + self.v_best[d] + self.table_max.all() + self.phi(a).max(self.phi(b));
-        if bound + self.margin <= best.prune_level() {
+        if bound + self.node_margin <= best.prune_level() {
             return;
         }
-        if self.chord_bound(d, s_f, v_f, (a, b)) + self.margin <= best.prune_level() {
+        if self.chord_bound(d, s_f, v_f, (a, b)) + self.node_margin <= best.prune_level() {
             return;
         }
         if d == self.outer.len() {
@@ -255,7 +264,9 @@ impl Tree<'_> {
             return;
         }
         let span = (s_f + self.table[start].s, s_f + self.table[end - 1].s);
-        if self.chord_bound(self.outer.len(), s_f, v_f, span) + self.margin <= best.prune_level() {
+        if self.chord_bound(self.outer.len(), s_f, v_f, span) + self.node_margin
+            <= best.prune_level()
+        {
             return;
         }
         stats.evaluated += (end - start) as u64;
@@ -270,12 +281,7 @@ impl Tree<'_> {
 
 /// Branch and bound over the vertices whose free coordinate is `j`: the best few (value,
 /// (j, pattern)), and the rounding margin of its values.
-fn search_free(
-    slice: &Slice,
-    j: usize,
-    floor: f64,
-    deadline: Instant,
-) -> (Best<(usize, u64)>, f64, SearchStats) {
+fn search_free(slice: &Slice, j: usize, floor: f64, deadline: Instant) -> FreeSearch {
     let n = slice.p.len();
     let (p, mu, low, high) = (slice.p, slice.mu, slice.low, slice.high);
     let c = mu[j] / p[j];
@@ -318,16 +324,18 @@ fn search_free(
         s_high[d] = s_high[d + 1] + p[x] * high;
         v_best[d] = v_best[d + 1] + slice.h(x, low).max(slice.h(x, high));
     }
-    // Rounding: every S is a sum of at most n terms p_x q_x <= u (total <= u), every value a
-    // sum of at most n + 2 terms bounded by `magnitude`.
-    let s_error = 2.0 * gamma(n + 4) * high;
-    let magnitude: f64 = (0..n)
-        .map(|x| (p[x] * high).powi(2) + mu[x].abs() * high)
+    // Rounding. On a vertex every term is non-negative in S and S <= 1, so a computed S is
+    // within gamma_(n+2) of the true one; its value has terms with sum of magnitudes at most
+    // sum (p_x q_x)^2 + |mu_x| q_x <= 1 + max |mu_x| / p_x, and phi_j's slope is at most
+    // 2 + |c| on [0, 1]. A node's bound adds terms up to `box_magnitude` (any pattern).
+    let s_error = 2.0 * gamma(n + 4);
+    let price_ratio = (0..n).map(|x| mu[x].abs() / p[x]).fold(0.0, f64::max);
+    let margin = 4.0 * gamma(2 * n + 16) * (2.0 + 2.0 * price_ratio)
+        + 2.0 * (2.0 + c.abs() + 2.0 * s_error) * s_error;
+    let box_magnitude: f64 = (0..n)
+        .map(|x| slice.h(x, low).abs().max(slice.h(x, high).abs()))
         .sum();
-    let free_range = p[j] * high + s_error;
-    let margin = 2.0 * gamma(2 * n + 16) * magnitude
-        + 2.0 * (slope + 2.0 * s_error) * s_error
-        + gamma(4) * (free_range * free_range + c.abs() * free_range);
+    let node_margin = margin + 4.0 * gamma(2 * n + 16) * box_magnitude;
     let window = (1.0 - p[j] * high - s_error, 1.0 - p[j] * low + s_error);
     let tree = Tree {
         slice,
@@ -341,6 +349,7 @@ fn search_free(
         window,
         c,
         margin,
+        node_margin,
         deadline,
         free: j,
     };

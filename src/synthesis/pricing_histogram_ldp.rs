@@ -57,13 +57,16 @@ impl Tree<'_> {
         at(1.0).max(at(self.high))
     }
 
+    /// The bound `F(y)` and an upper bound on its rounding error.
     fn bound_at(&self, d: usize, fixed: (f64, f64), y: f64) -> f64 {
-        let free: f64 = self.outer[d..]
+        let (free, size) = self.outer[d..]
             .iter()
             .chain(&self.inner)
             .map(|&x| self.best_term(x, y))
-            .sum();
-        fixed.0 * y * y - fixed.1 * y + free
+            .fold((0.0, 0.0), |(s, m), t| (s + t, m + t.abs()));
+        let (quadratic, linear) = (fixed.0 * y * y, fixed.1 * y);
+        let error = gamma(2 * self.p.len() + 16) * 4.0 * (size + quadratic.abs() + linear.abs());
+        quadratic - linear + free + error
     }
 
     fn dfs(&self, d: usize, f: Entry, best: &mut Best<u64>, stats: &mut SearchStats) {
@@ -168,11 +171,10 @@ pub fn price_histogram_ldp(
         b_low[d] = b_low[d + 1] + p[outer[d]];
         b_high[d] = b_high[d + 1] + p[outer[d]] * high;
     }
-    // Rounding: A, B, C are sums of at most n terms; B >= p . 1 (less its own rounding).
-    let b_min = p.iter().sum::<f64>() * (1.0 - gamma(n + 2));
-    let a_max: f64 = p.iter().map(|v| (v * high).powi(2)).sum();
-    let c_abs: f64 = mu.iter().map(|m| m.abs() * high).sum();
-    let margin = 4.0 * gamma(2 * n + 16) * (a_max / (b_min * b_min) + c_abs / b_min);
+    // Rounding: A, B, C are sums of at most n terms (A and B of non-negative ones), and
+    // A / B^2 <= 1, |C| / B <= max |mu_x| / p_x: the value errs by a few gamma_(2n) of those.
+    let price_ratio = (0..n).map(|x| mu[x].abs() / p[x]).fold(0.0, f64::max);
+    let margin = 4.0 * gamma(2 * n + 16) * (1.0 + price_ratio);
     let tree = Tree {
         p,
         mu,
