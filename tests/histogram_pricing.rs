@@ -20,6 +20,10 @@ const TIGHT_BOUND: f64 = 1e-9;
 const OPTIMUM_AGREEMENT: f64 = 1e-7;
 /// The local search's value at n = 20, uniform prior, eps 1 (before exact pricing existed).
 const LOCAL_VALUE_N20: f64 = 0.89895;
+/// The time limit of the interrupted solve (n = 40 takes far longer) ...
+const TIME_LIMIT_SECONDS: f64 = 2.0;
+/// ... and how much later it may return (a master LP, certification, a loaded machine).
+const LATE_SECONDS: f64 = 5.0;
 
 fn problem(n: usize, prior: &[f64], notion: &str, epsilon: f64) -> Problem {
     let prior: Vec<String> = prior.iter().map(|v| format!("{v:e}")).collect();
@@ -233,5 +237,41 @@ fn lip_twenty_symbols_is_certified_and_beats_the_local_search() {
             "{:?}",
             report.method_notes
         );
+    }
+}
+
+#[test]
+fn time_limit_returns_the_master_channel_with_an_honest_status() {
+    let problem = problem(40, &skewed(40), "lip", 1.0);
+    let mut options = SolveOptions::default();
+    options.backend_options.time_limit_seconds = TIME_LIMIT_SECONDS;
+    let started = Instant::now();
+    let report = solve(&problem, &options).unwrap();
+    let elapsed = started.elapsed().as_secs_f64();
+    assert!(elapsed < TIME_LIMIT_SECONDS + LATE_SECONDS, "{elapsed} s");
+    assert!(!report.status.is_optimal(), "{}", report.status);
+    let channel = report.channel.as_ref().expect("the master's channel");
+    let value = histogram_mmse(&skewed(40), channel.rows());
+    assert!((value - report.objective.unwrap()).abs() < 1e-9);
+    assert!(
+        report
+            .method_notes
+            .iter()
+            .any(|n| n.contains("stopped at the time limit")),
+        "{:?}",
+        report.method_notes
+    );
+}
+
+#[test]
+fn zero_epsilon_gives_the_constant_channel() {
+    for notion in ["lip", "ldp"] {
+        let problem = problem(20, &skewed(20), notion, 0.0);
+        let report = solve(&problem, &SolveOptions::default()).unwrap();
+        assert!(report.status.is_optimal(), "{notion}: {}", report.status);
+        // Nothing is learned: the MMSE is sum_k p_k (1 - p_k).
+        let prior = skewed(20);
+        let nothing: f64 = prior.iter().map(|p| p * (1.0 - p)).sum();
+        assert!((report.objective.unwrap() - nothing).abs() < 1e-9, "{notion}");
     }
 }

@@ -6,11 +6,9 @@ use super::master::{
     channel_rows, dual_bound, purify, reduced_value, solve_master, Columns, MasterSolution,
 };
 use super::pricing::{price_lip_box, price_staircase, Priced};
-use super::pricing_histogram::{
-    more_rays_than, price_histogram_lip, HISTOGRAM_PRICING_MAX_INPUTS, HISTOGRAM_SCAN_LIMIT,
-};
+use super::pricing_histogram::{price_histogram_lip, HISTOGRAM_PRICING_MAX_INPUTS};
 use super::pricing_histogram_ldp::price_histogram_ldp;
-use super::pricing_search::SearchStats;
+use super::pricing_search::{more_rays_than, SearchStats, HISTOGRAM_SCAN_LIMIT};
 use super::{Method, Outcome, Run, Status};
 use crate::certify::tie_groups;
 use crate::objective::ColumnConvex;

@@ -28,7 +28,6 @@
 use super::design_bound::gamma;
 use super::pricing::Priced;
 use super::pricing_search::{Best, RangeMax, SearchStats};
-use crate::rays::RayFamily;
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -37,25 +36,6 @@ const INNER_BITS: usize = 12;
 
 /// Largest domain the bit patterns can hold.
 pub const HISTOGRAM_PRICING_MAX_INPUTS: usize = 62;
-
-/// Above this many rays the histogram MMSE is priced by branch and bound rather than by
-/// listing and scanning the rays (faster there, and without the list's memory: 2^20 LDP rays
-/// take about 430 MB).
-pub const HISTOGRAM_SCAN_LIMIT: usize = 1 << 16;
-
-/// Whether `family` has more than `limit` rays at `n` inputs (LDP: `2^n - 2`; LIP: up to
-/// `n 2^(n-1)` vertices).
-pub fn more_rays_than(family: &RayFamily, n: usize, limit: usize) -> bool {
-    let bits = match family {
-        RayFamily::Staircase { .. } => n,
-        RayFamily::LipBox { .. } => n.saturating_sub(1),
-    };
-    let per = match family {
-        RayFamily::Staircase { .. } => 1,
-        RayFamily::LipBox { .. } => n,
-    };
-    bits >= usize::BITS as usize - 8 || per * (1usize << bits) > limit
-}
 
 /// Per-coordinate data of the LIP pricing problem.
 struct Slice<'a> {

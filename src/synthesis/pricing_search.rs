@@ -1,5 +1,27 @@
 //! Pieces shared by the branch-and-bound pricers of the histogram MMSE: the best few
-//! candidates with the pruning threshold, a range-maximum table, and search counters.
+//! candidates with the pruning threshold, a range-maximum table, search counters, and when
+//! to use them.
+
+use crate::rays::RayFamily;
+
+/// Above this many rays the histogram MMSE is priced by branch and bound rather than by
+/// listing and scanning the rays (faster there, and without the list's memory: 2^20 LDP rays
+/// take about 430 MB).
+pub const HISTOGRAM_SCAN_LIMIT: usize = 1 << 16;
+
+/// Whether `family` has more than `limit` rays at `n` inputs (LDP: `2^n - 2`; LIP: up to
+/// `n 2^(n-1)` vertices).
+pub fn more_rays_than(family: &RayFamily, n: usize, limit: usize) -> bool {
+    let bits = match family {
+        RayFamily::Staircase { .. } => n,
+        RayFamily::LipBox { .. } => n.saturating_sub(1),
+    };
+    let per = match family {
+        RayFamily::Staircase { .. } => 1,
+        RayFamily::LipBox { .. } => n,
+    };
+    bits >= usize::BITS as usize - 8 || per * (1usize << bits) > limit
+}
 
 /// Candidates kept per search (the column-generation batch).
 pub const KEEP: usize = 8;
