@@ -28,6 +28,17 @@ const INNER_BITS: usize = 12;
 /// The first coordinates whose patterns are searched in parallel.
 const SPLIT_BITS: usize = 5;
 
+/// Table entries per block bounded together at a leaf.
+const CHUNK: usize = 64;
+
+/// Extremes of a block of the leaf table (sorted by `b`).
+struct Chunk {
+    a_max: f64,
+    c_min: f64,
+    b_lo: f64,
+    b_hi: f64,
+}
+
 #[derive(Clone, Copy)]
 struct Entry {
     a: f64,
@@ -45,6 +56,7 @@ struct Tree<'a> {
     b_low: Vec<f64>,
     b_high: Vec<f64>,
     table: Vec<Entry>,
+    chunks: Vec<Chunk>,
     table_b: (f64, f64),
     margin: f64,
     deadline: Instant,
@@ -110,12 +122,26 @@ impl Tree<'_> {
             stats.complete = false;
             return;
         }
-        stats.evaluated += self.table.len() as u64;
-        for e in &self.table {
-            let inv = 1.0 / (f.b + e.b);
-            let value = ((f.a + e.a) * inv - (f.c + e.c)) * inv;
-            if value > best.threshold() {
-                best.offer(value, f.mask | e.mask);
+        let g = gamma(2 * self.p.len() + 16) * 4.0;
+        for (chunk, block) in self.chunks.iter().zip(self.table.chunks(CHUNK)) {
+            // Every entry has a <= a_max, c >= c_min and b in [b_lo, b_hi]: its value is at most
+            // (A y^2 - C y) at y = 1 / B for the larger A and smaller C, convex in y.
+            let (a, c) = (f.a + chunk.a_max, f.c + chunk.c_min);
+            let at = |y: f64| {
+                let (quadratic, linear) = (a * y * y, c * y);
+                quadratic - linear + g * (quadratic.abs() + linear.abs())
+            };
+            let bound = at(1.0 / (f.b + chunk.b_hi)).max(at(1.0 / (f.b + chunk.b_lo)));
+            if bound <= best.prune_level() {
+                continue;
+            }
+            stats.evaluated += block.len() as u64;
+            for e in block {
+                let inv = 1.0 / (f.b + e.b);
+                let value = ((f.a + e.a) * inv - (f.c + e.c)) * inv;
+                if value > best.threshold() {
+                    best.offer(value, f.mask | e.mask);
+                }
             }
         }
     }
@@ -139,7 +165,7 @@ pub fn price_histogram_ldp(
     let k = n.min(INNER_BITS);
     let inner = order.split_off(n - k);
     let outer = order;
-    let table: Vec<Entry> = (0..1u64 << k)
+    let mut table: Vec<Entry> = (0..1u64 << k)
         .map(|bits| {
             let mut e = Entry {
                 a: 0.0,
@@ -157,6 +183,16 @@ pub fn price_histogram_ldp(
                 }
             }
             e
+        })
+        .collect();
+    table.sort_by(|x, y| x.b.total_cmp(&y.b));
+    let chunks = table
+        .chunks(CHUNK)
+        .map(|block| Chunk {
+            a_max: block.iter().map(|e| e.a).fold(f64::NEG_INFINITY, f64::max),
+            c_min: block.iter().map(|e| e.c).fold(f64::INFINITY, f64::min),
+            b_lo: block[0].b,
+            b_hi: block[block.len() - 1].b,
         })
         .collect();
     let table_b = table
@@ -184,6 +220,7 @@ pub fn price_histogram_ldp(
         b_low,
         b_high,
         table,
+        chunks,
         table_b,
         margin,
         deadline,
