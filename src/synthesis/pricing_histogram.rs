@@ -34,6 +34,9 @@ use std::time::Instant;
 /// Coordinates tabulated at the leaves (2^INNER_BITS entries per free coordinate).
 const INNER_BITS: usize = 12;
 
+/// Leaf-table entries bounded together before they are scanned.
+const CHUNK: usize = 64;
+
 /// Largest domain the bit patterns can hold.
 pub const HISTOGRAM_PRICING_MAX_INPUTS: usize = 62;
 
@@ -249,11 +252,21 @@ impl Tree<'_> {
         {
             return;
         }
-        stats.evaluated += (end - start) as u64;
-        for e in &self.table[start..end] {
-            let value = v_f + e.v + self.phi(s_f + e.s);
-            if value > best.threshold() {
-                best.offer(value, (self.free, mask | e.mask));
+        // Blocks of the range, each bounded like the whole range before it is scanned.
+        for lo in (start..end).step_by(CHUNK) {
+            let hi = (lo + CHUNK).min(end);
+            let ends = self
+                .phi(s_f + self.table[lo].s)
+                .max(self.phi(s_f + self.table[hi - 1].s));
+            if v_f + self.table_max.range(lo, hi) + ends + self.margin <= best.prune_level() {
+                continue;
+            }
+            stats.evaluated += (hi - lo) as u64;
+            for e in &self.table[lo..hi] {
+                let value = v_f + e.v + self.phi(s_f + e.s);
+                if value > best.threshold() {
+                    best.offer(value, (self.free, mask | e.mask));
+                }
             }
         }
     }
