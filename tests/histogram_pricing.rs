@@ -272,6 +272,9 @@ fn zero_epsilon_gives_the_constant_channel() {
         // Nothing is learned: the MMSE is sum_k p_k (1 - p_k).
         let prior = skewed(20);
         let nothing: f64 = prior.iter().map(|p| p * (1.0 - p)).sum();
-        assert!((report.objective.unwrap() - nothing).abs() < 1e-9, "{notion}");
+        assert!(
+            (report.objective.unwrap() - nothing).abs() < 1e-9,
+            "{notion}"
+        );
     }
 }
