@@ -4,7 +4,8 @@
 
 use mechsynth::rays::{lip_vertices, staircase_rays};
 use mechsynth::synthesis::{
-    price_histogram_ldp, price_histogram_lip, solve_histogram_by_pricing, Run, Status,
+    price_histogram_ldp, price_histogram_lip, solve_histogram_by_pricing, Run, SeparableUtility,
+    Status,
 };
 use mechsynth::{solve, Problem, ProblemSpec, SolveOptions};
 use rand::{Rng, SeedableRng};
@@ -26,9 +27,13 @@ const TIME_LIMIT_SECONDS: f64 = 2.0;
 const LATE_SECONDS: f64 = 5.0;
 
 fn problem(n: usize, prior: &[f64], notion: &str, epsilon: f64) -> Problem {
+    problem_of(n, prior, notion, epsilon, "mmse-histogram")
+}
+
+fn problem_of(n: usize, prior: &[f64], notion: &str, epsilon: f64, kind: &str) -> Problem {
     let prior: Vec<String> = prior.iter().map(|v| format!("{v:e}")).collect();
     let text = format!(
-        "[domain]\nsize = {n}\nprior = [{}]\n[[privacy]]\nnotion = \"{notion}\"\nepsilon = {epsilon}\n[objective]\nkind = \"mmse-histogram\"\n",
+        "[domain]\nsize = {n}\nprior = [{}]\n[[privacy]]\nnotion = \"{notion}\"\nepsilon = {epsilon}\n[objective]\nkind = \"{kind}\"\n",
         prior.join(", ")
     );
     Problem::from_spec(ProblemSpec::from_toml(&text, Path::new("test.toml")).unwrap()).unwrap()
@@ -96,7 +101,14 @@ fn lip_pricer_is_never_below_brute_force_and_tight_without_a_floor() {
             .iter()
             .map(|q| reduced(&p, &mu, q))
             .fold(f64::NEG_INFINITY, f64::max);
-        let (priced, stats) = price_histogram_lip(&p, &mu, eps, -1e300, far_deadline());
+        let (priced, stats) = price_histogram_lip(
+            SeparableUtility::Histogram,
+            &p,
+            &mu,
+            eps,
+            -1e300,
+            far_deadline(),
+        );
         assert!(stats.complete);
         assert!(
             priced.delta >= brute - BRUTE_ROUNDING,
@@ -116,7 +128,14 @@ fn lip_pricer_is_never_below_brute_force_and_tight_without_a_floor() {
             );
         }
         // With a floor the bound stays valid.
-        let (floored, _) = price_histogram_lip(&p, &mu, eps, brute.abs(), far_deadline());
+        let (floored, _) = price_histogram_lip(
+            SeparableUtility::Histogram,
+            &p,
+            &mu,
+            eps,
+            brute.abs(),
+            far_deadline(),
+        );
         assert!(
             floored.delta >= brute - BRUTE_ROUNDING,
             "seed {seed} (floor)"
@@ -276,5 +295,110 @@ fn zero_epsilon_gives_the_constant_channel() {
             (report.objective.unwrap() - nothing).abs() < 1e-9,
             "{notion}"
         );
+    }
+}
+
+/// `(g(q) - mu . q) / (p . q)` with `g(q) = sum_x p_x q_x ln(q_x / (p . q))`, from the
+/// definition of mutual information.
+fn reduced_information(p: &[f64], mu: &[f64], q: &[f64]) -> f64 {
+    let lambda: f64 = p.iter().zip(q).map(|(a, b)| a * b).sum();
+    let g: f64 = p
+        .iter()
+        .zip(q)
+        .map(|(a, b)| a * b * (b / lambda).ln())
+        .sum();
+    (g - mu.iter().zip(q).map(|(a, b)| a * b).sum::<f64>()) / lambda
+}
+
+#[test]
+fn information_pricer_is_never_below_brute_force_over_lip_vertices() {
+    for seed in 0..60 {
+        let n = 2 + (seed as usize % 9);
+        let (p, _, eps) = random_case(seed + 2000, n);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        // Prices near the information's own scale (p_x ln q_x per unit of q).
+        let mu: Vec<f64> = p.iter().map(|v| v * rng.gen_range(-1.0..1.5)).collect();
+        let brute = lip_vertices(&p, eps, 1 << 16)
+            .unwrap()
+            .iter()
+            .map(|q| reduced_information(&p, &mu, q))
+            .fold(f64::NEG_INFINITY, f64::max);
+        let (priced, stats) = price_histogram_lip(
+            SeparableUtility::Information,
+            &p,
+            &mu,
+            eps,
+            -1e300,
+            far_deadline(),
+        );
+        assert!(stats.complete);
+        assert!(
+            priced.delta >= brute - BRUTE_ROUNDING,
+            "seed {seed}: {} < {brute}",
+            priced.delta
+        );
+        assert!(
+            priced.delta <= brute + TIGHT_BOUND,
+            "seed {seed}: {} > {brute}",
+            priced.delta
+        );
+    }
+}
+
+/// Mutual information of a channel from its definition, in nats.
+fn information(prior: &[f64], rows: &[Vec<f64>]) -> f64 {
+    (0..rows[0].len())
+        .map(|y| {
+            let lambda: f64 = prior.iter().zip(rows).map(|(p, row)| p * row[y]).sum();
+            prior
+                .iter()
+                .zip(rows)
+                .filter(|(p, row)| **p > 0.0 && row[y] > 0.0)
+                .map(|(p, row)| p * row[y] * (row[y] / lambda).ln())
+                .sum::<f64>()
+        })
+        .sum()
+}
+
+#[test]
+fn priced_information_matches_the_enumerated_extreme_ray_lp_under_lip() {
+    for n in [6, 9, 12] {
+        for (prior_name, prior) in [("uniform", uniform(n)), ("skewed", skewed(n))] {
+            for eps in [0.5, 1.0, 2.5] {
+                let problem = problem_of(n, &prior, "lip", eps, "mutual-information");
+                let report = solve(&problem, &SolveOptions::default()).unwrap();
+                let what = format!("n={n} {prior_name} eps={eps}");
+                assert!(report.status.is_optimal(), "{what}: {}", report.status);
+                let enumerated = report.objective.unwrap();
+                let backend = mechsynth_solvers::backend(mechsynth::BackendKind::Clarabel).unwrap();
+                let run = Run::new(
+                    backend.as_ref(),
+                    mechsynth_solvers::SolveOptions::default(),
+                    None,
+                );
+                let privacy: Vec<&dyn mechsynth::privacy::PrivacyNotion> =
+                    problem.privacy.iter().map(|p| p.as_ref()).collect();
+                let f = problem.objective.column_convex().unwrap();
+                let outcome = solve_histogram_by_pricing(&privacy, f, n, &run)
+                    .unwrap()
+                    .expect("applies");
+                assert_eq!(
+                    outcome.status,
+                    Status::Optimal,
+                    "{what}: {:?}",
+                    outcome.notes
+                );
+                let value = information(&prior, outcome.rows.as_ref().unwrap());
+                assert!(
+                    (value - enumerated).abs() <= OPTIMUM_AGREEMENT,
+                    "{what}: priced {value} vs enumerated {enumerated}"
+                );
+                let bound = outcome.bound.unwrap();
+                assert!(
+                    bound >= enumerated - OPTIMUM_AGREEMENT,
+                    "{what}: bound {bound}"
+                );
+            }
+        }
     }
 }

@@ -27,6 +27,11 @@ pub trait ColumnConvex: std::fmt::Debug + Send + Sync {
     fn histogram_prior(&self) -> Option<&[f64]> {
         None
     }
+    /// When `g(q) = sum_x p_x q_x ln(q_x / (p . q))` (mutual information): the prior `p`, for
+    /// exact pricing.
+    fn information_prior(&self) -> Option<&[f64]> {
+        None
+    }
 }
 
 /// `offset + scale * sum_y g(q_y)` over the columns of `channel`.
@@ -212,6 +217,9 @@ impl ColumnConvex for MutualInformation {
     }
     fn scale(&self) -> f64 {
         1.0
+    }
+    fn information_prior(&self) -> Option<&[f64]> {
+        Some(&self.prior)
     }
 }
 

@@ -6,7 +6,9 @@ use super::master::{
     channel_rows, dual_bound, purify, reduced_value, solve_master, Columns, MasterSolution,
 };
 use super::pricing::{price_lip_box, price_staircase, Priced};
-use super::pricing_histogram::{price_histogram_lip, HISTOGRAM_PRICING_MAX_INPUTS};
+use super::pricing_histogram::{
+    price_histogram_lip, SeparableUtility, HISTOGRAM_PRICING_MAX_INPUTS,
+};
 use super::pricing_histogram_ldp::price_histogram_ldp;
 use super::pricing_search::{more_rays_than, SearchStats, HISTOGRAM_SCAN_LIMIT};
 use super::{Method, Outcome, Run, Status};
@@ -45,9 +47,13 @@ enum Pricer<'a> {
     },
     /// Scan every enumerated ray (normalized to `1 . q = 1`).
     Scan(&'a Columns),
-    /// Exact branch-and-bound pricing of the histogram MMSE over a closed-form family (rays
-    /// normalized to `p . q = 1`).
-    Histogram { family: &'a RayFamily, p: &'a [f64] },
+    /// Exact branch-and-bound pricing of the histogram MMSE (LDP or LIP) or of mutual
+    /// information (LIP) over a closed-form family (rays normalized to `p . q = 1`).
+    Histogram {
+        family: &'a RayFamily,
+        p: &'a [f64],
+        utility: SeparableUtility,
+    },
 }
 
 /// Reduced values up to this share of the column-generation gap tolerance need not be found
@@ -201,20 +207,29 @@ pub fn solve_histogram_by_pricing(
     n: usize,
     run: &Run,
 ) -> Result<Option<Outcome>, BackendError> {
-    let (Some(p), [single]) = (f.histogram_prior(), privacy) else {
+    let [single] = privacy else {
         return Ok(None);
+    };
+    let (utility, p) = match (f.histogram_prior(), f.information_prior()) {
+        (Some(p), _) => (SeparableUtility::Histogram, p),
+        (None, Some(p)) => (SeparableUtility::Information, p),
+        (None, None) => return Ok(None),
     };
     let (Some(family), Some(cone)) = (single.ray_family(), single.column_cone(n)) else {
         return Ok(None);
     };
     let fits = match &family {
         RayFamily::LipBox { prior, .. } => prior.as_slice() == p,
-        RayFamily::Staircase { .. } => true,
+        RayFamily::Staircase { .. } => utility == SeparableUtility::Histogram,
     };
     if !fits || n > HISTOGRAM_PRICING_MAX_INPUTS || p.len() != n || p.iter().any(|&v| v <= 0.0) {
         return Ok(None);
     }
-    let pricer = Pricer::Histogram { family: &family, p };
+    let pricer = Pricer::Histogram {
+        family: &family,
+        p,
+        utility,
+    };
     column_generation(&cone, f, &pricer, run).map(Some)
 }
 
@@ -354,13 +369,13 @@ fn price(
     work: &mut SearchStats,
 ) -> (Priced, f64) {
     match pricer {
-        Pricer::Histogram { family, p } => {
+        Pricer::Histogram { family, p, utility } => {
             let (priced, stats) = match family {
                 RayFamily::Staircase { epsilon } => {
                     price_histogram_ldp(p, mu, *epsilon, floor, deadline)
                 }
                 RayFamily::LipBox { epsilon, .. } => {
-                    price_histogram_lip(p, mu, *epsilon, floor, deadline)
+                    price_histogram_lip(*utility, p, mu, *epsilon, floor, deadline)
                 }
             };
             work.absorb(&stats);

@@ -34,7 +34,7 @@ pub use lazy::{solve_with_lazy_rows, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT};
 pub use linear::solve_linear;
 pub use local::{solve_locally, LOCAL_RANDOM_STARTS};
 pub use pricing::{price_lip_box, price_staircase, Priced};
-pub use pricing_histogram::{price_histogram_lip, HISTOGRAM_PRICING_MAX_INPUTS};
+pub use pricing_histogram::{price_histogram_lip, SeparableUtility, HISTOGRAM_PRICING_MAX_INPUTS};
 pub use pricing_histogram_ldp::price_histogram_ldp;
 pub use pricing_search::SearchStats;
 pub use run::{ProgressSink, Run};

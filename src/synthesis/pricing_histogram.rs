@@ -1,4 +1,6 @@
 //! Exact pricing for the histogram MMSE under a lone eps-LIP constraint, without listing rays.
+//! Mutual information is priced the same way: on the slice its column function is
+//! `sum_x p_x q_x ln q_x`, separable and convex too, with `phi_j(s) = s ln(s / p_j) - c s`.
 //!
 //! The histogram column function is `g(q) = sum_x (p_x q_x)^2 / (p . q)` (lip-data-aggregation
 //! eq. 31; `p` the prior, which is also the LIP prior). On the LIP slice
@@ -40,8 +42,19 @@ const CHUNK: usize = 64;
 /// Largest domain the bit patterns can hold.
 pub const HISTOGRAM_PRICING_MAX_INPUTS: usize = 62;
 
+/// The column function on the LIP slice `p . q = 1`, where both are separable and convex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeparableUtility {
+    /// Histogram MMSE: `g(q) = sum_x (p_x q_x)^2` (lip-data-aggregation eq. 31).
+    Histogram,
+    /// Mutual information: `g(q) = sum_x p_x q_x ln q_x` (nats; `ln(q_x / lambda)` with
+    /// `lambda = p . q = 1`).
+    Information,
+}
+
 /// Per-coordinate data of the LIP pricing problem.
 struct Slice<'a> {
+    utility: SeparableUtility,
     p: &'a [f64],
     mu: &'a [f64],
     low: f64,
@@ -50,7 +63,11 @@ struct Slice<'a> {
 
 impl Slice<'_> {
     fn h(&self, x: usize, v: f64) -> f64 {
-        self.p[x] * self.p[x] * v * v - self.mu[x] * v
+        let g = match self.utility {
+            SeparableUtility::Histogram => self.p[x] * self.p[x] * v * v,
+            SeparableUtility::Information => self.p[x] * v * v.ln(),
+        };
+        g - self.mu[x] * v
     }
     fn q(&self, x: usize, mask: u64) -> f64 {
         if mask >> x & 1 == 1 {
@@ -61,10 +78,11 @@ impl Slice<'_> {
     }
 }
 
-/// Exact LIP histogram pricing. `floor`: reduced values up to it need not be found (the
+/// Exact LIP pricing of the histogram MMSE or of mutual information. `floor`: reduced values up to it need not be found (the
 /// returned `delta` is at least `floor`); `deadline`: when it passes the search stops and
 /// `delta` is infinite. Columns are vertices normalized to `p . q = 1`, best first.
 pub fn price_histogram_lip(
+    utility: SeparableUtility,
     prior: &[f64],
     mu: &[f64],
     epsilon: f64,
@@ -74,6 +92,7 @@ pub fn price_histogram_lip(
     let n = prior.len();
     assert!(n <= HISTOGRAM_PRICING_MAX_INPUTS, "caller checks the size");
     let slice = Slice {
+        utility,
         p: prior,
         mu,
         low: (-epsilon).exp(),
@@ -136,6 +155,7 @@ struct Tree<'a> {
     table_max: RangeMax,
     window: (f64, f64),
     c: f64,
+    p_free: f64,
     /// Rounding margin of a vertex's computed value.
     margin: f64,
     /// Rounding margin of a node's computed bound.
@@ -145,9 +165,15 @@ struct Tree<'a> {
 }
 
 impl Tree<'_> {
+    /// The free coordinate's term as a function of `S`: `h_j((1 - S) / p_j)`.
     fn phi(&self, s_total: f64) -> f64 {
         let s = 1.0 - s_total;
-        s * (s - self.c)
+        match self.slice.utility {
+            SeparableUtility::Histogram => s * (s - self.c),
+            // s ln(s / p_j) - c s, continued by 0 at s <= 0 (outside the window anyway).
+            SeparableUtility::Information if s > 0.0 => s * ((s / self.p_free).ln() - self.c),
+            SeparableUtility::Information => 0.0,
+        }
     }
 
     /// The bound with `phi_j` replaced by its chord over `[a, b]` (the `S` still reachable in
@@ -323,8 +349,11 @@ fn search_free(slice: &Slice, j: usize, floor: f64, deadline: Instant) -> FreeSe
     // 2 + |c| on [0, 1]. A node's bound adds terms up to `box_magnitude` (any pattern).
     let s_error = 2.0 * gamma(n + 4);
     let price_ratio = (0..n).map(|x| mu[x].abs() / p[x]).fold(0.0, f64::max);
-    let margin = 4.0 * gamma(2 * n + 16) * (2.0 + 2.0 * price_ratio)
-        + 2.0 * (2.0 + c.abs() + 2.0 * s_error) * s_error;
+    // (Mutual information: sum p_x q_x |ln q_x| <= eps, and phi_j's slope ln(s / p_j) + 1 - c
+    // is at most 1 + eps + |c|.)
+    let log_bound = high.ln();
+    let margin = 4.0 * gamma(2 * n + 16) * (2.0 + log_bound + 2.0 * price_ratio)
+        + 2.0 * (2.0 + log_bound + c.abs() + 2.0 * s_error) * s_error;
     let box_magnitude: f64 = (0..n)
         .map(|x| slice.h(x, low).abs().max(slice.h(x, high).abs()))
         .sum();
@@ -341,6 +370,7 @@ fn search_free(slice: &Slice, j: usize, floor: f64, deadline: Instant) -> FreeSe
         table_max,
         window,
         c,
+        p_free: p[j],
         margin,
         node_margin,
         deadline,
