@@ -1,9 +1,9 @@
 //! Certified frequency-estimation optima (`frequency-mse`, the optimal design over extreme
 //! rays) with the default build, against the method that existed before it: the local
 //! Frank-Wolfe search on the inversion-estimator MSE (`inversion-mse`) for the same domain and
-//! constraint, which gives no bound. Also the histogram MMSE under LDP at |D| = 20 (scan-priced
-//! column generation over 2^20 rays). Uniform prior; each time covers rays, masters, pricing
-//! and certification.
+//! constraint, which gives no bound. Also the histogram MMSE under LDP at |D| = 20 (column
+//! generation with exact branch-and-bound pricing). Uniform prior; each time covers rays,
+//! masters, pricing and certification.
 //!
 //! Run with `cargo bench --bench frequency`; numbers are quoted in the README.
 

@@ -1,7 +1,10 @@
 //! Global optima of column-convex objectives with the default build: the Bayesian MMSE of a sum
 //! under LDP (enumerated staircase rays priced by scanning, n = 16; exact structured column
 //! generation, n = 32) and under LIP (exact column generation), and a histogram under LDP
-//! (direct extreme-ray LP). Each time covers rays, master LPs, pricing and certification.
+//! (direct extreme-ray LP), and a histogram under LIP (n = 20, 24; uniform prior as in
+//! lip-data-aggregation Fig. 7, and p_i ~ i) and LDP (n = 20, 24) by column generation with
+//! exact branch-and-bound pricing. Each time covers rays, master LPs, pricing and
+//! certification.
 //!
 //! Run with `cargo bench --bench mmse`; numbers are quoted in the README.
 
@@ -9,9 +12,15 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use mechsynth::{solve, Problem, ProblemSpec, SolveOptions};
 use std::path::Path;
 
-/// A skewed prior `p_i ~ i` over `n` values `0..n-1`.
+/// A skewed prior `p_i ~ i` (uniform when `kind` ends in `-uniform`) over `n` values `0..n-1`.
 fn problem(n: usize, notion: &str, kind: &str) -> Problem {
-    let w: Vec<f64> = (1..=n).map(|i| i as f64).collect();
+    let (kind, uniform) = match kind.strip_suffix("-uniform") {
+        Some(k) => (k, true),
+        None => (kind, false),
+    };
+    let w: Vec<f64> = (1..=n)
+        .map(|i| if uniform { 1.0 } else { i as f64 })
+        .collect();
     let s: f64 = w.iter().sum();
     let prior: Vec<String> = w.iter().map(|v| format!("{}", v / s)).collect();
     let values: Vec<String> = (0..n).map(|i| i.to_string()).collect();
@@ -33,6 +42,11 @@ fn bench(c: &mut Criterion) {
         ("lip", "mmse-sum", 16),
         ("lip", "mmse-sum", 32),
         ("ldp", "mmse-histogram", 8),
+        ("lip", "mmse-histogram-uniform", 20),
+        ("lip", "mmse-histogram", 20),
+        ("lip", "mmse-histogram", 24),
+        ("ldp", "mmse-histogram", 20),
+        ("ldp", "mmse-histogram", 24),
     ] {
         let p = problem(n, notion, kind);
         let report = solve(&p, &options).unwrap();

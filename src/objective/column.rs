@@ -22,6 +22,16 @@ pub trait ColumnConvex: std::fmt::Debug + Send + Sync {
     fn quadratic_ratio(&self) -> Option<(&[f64], &[f64])> {
         None
     }
+    /// When `g(q) = sum_x (p_x q_x)^2 / (p . q)` (the histogram MMSE): the prior `p`, for
+    /// exact pricing.
+    fn histogram_prior(&self) -> Option<&[f64]> {
+        None
+    }
+    /// When `g(q) = sum_x p_x q_x ln(q_x / (p . q))` (mutual information): the prior `p`, for
+    /// exact pricing.
+    fn information_prior(&self) -> Option<&[f64]> {
+        None
+    }
 }
 
 /// `offset + scale * sum_y g(q_y)` over the columns of `channel`.
@@ -152,6 +162,9 @@ impl ColumnConvex for MmseHistogram {
     fn scale(&self) -> f64 {
         -1.0
     }
+    fn histogram_prior(&self) -> Option<&[f64]> {
+        Some(&self.prior)
+    }
 }
 
 /// Mutual information `I(X;Y) = sum_y sum_x p_x Q[x][y] ln(Q[x][y] / lambda_y)` in nats.
@@ -204,6 +217,9 @@ impl ColumnConvex for MutualInformation {
     }
     fn scale(&self) -> f64 {
         1.0
+    }
+    fn information_prior(&self) -> Option<&[f64]> {
+        Some(&self.prior)
     }
 }
 

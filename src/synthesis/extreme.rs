@@ -6,6 +6,11 @@ use super::master::{
     channel_rows, dual_bound, purify, reduced_value, solve_master, Columns, MasterSolution,
 };
 use super::pricing::{price_lip_box, price_staircase, Priced};
+use super::pricing_histogram::{
+    price_histogram_lip, SeparableUtility, HISTOGRAM_PRICING_MAX_INPUTS,
+};
+use super::pricing_histogram_ldp::price_histogram_ldp;
+use super::pricing_search::{more_rays_than, SearchStats, HISTOGRAM_SCAN_LIMIT};
 use super::{Method, Outcome, Run, Status};
 use crate::certify::tie_groups;
 use crate::objective::ColumnConvex;
@@ -42,7 +47,18 @@ enum Pricer<'a> {
     },
     /// Scan every enumerated ray (normalized to `1 . q = 1`).
     Scan(&'a Columns),
+    /// Exact branch-and-bound pricing of the histogram MMSE (LDP or LIP) or of mutual
+    /// information (LIP) over a closed-form family (rays normalized to `p . q = 1`).
+    Histogram {
+        family: &'a RayFamily,
+        p: &'a [f64],
+        utility: SeparableUtility,
+    },
 }
+
+/// Reduced values up to this share of the column-generation gap tolerance need not be found
+/// by the histogram pricer (its bound then reports them as possible).
+const HISTOGRAM_PRICING_FLOOR_SHARE: f64 = 0.1;
 
 /// The intersection of every notion's column cone, or `None` when one has none.
 pub fn combined_cone(privacy: &[&dyn PrivacyNotion], n: usize) -> Option<ColumnCone> {
@@ -145,6 +161,17 @@ pub fn solve_by_rays(
     let Some(cone) = combined_cone(privacy, n) else {
         return Ok(None);
     };
+    let many = match privacy {
+        [single] => single
+            .ray_family()
+            .is_some_and(|fam| more_rays_than(&fam, n, HISTOGRAM_SCAN_LIMIT)),
+        _ => false,
+    };
+    if many {
+        if let Some(outcome) = solve_histogram_by_pricing(privacy, f, n, run)? {
+            return Ok(Some(outcome));
+        }
+    }
     let (rays, family, source) = enumerate_cone(privacy, &cone, n, ENUMERATION_LIMIT, run);
     if let Some(rays) = rays {
         return enumerated(&cone, f, rays, source, run).map(Some);
@@ -153,6 +180,9 @@ pub fn solve_by_rays(
         return Ok(Some(timed_out(
             "the time limit passed while enumerating extreme rays",
         )));
+    }
+    if let Some(outcome) = solve_histogram_by_pricing(privacy, f, n, run)? {
+        return Ok(Some(outcome));
     }
     match (family, f.quadratic_ratio()) {
         (Some(fam), Some((a, p))) => {
@@ -166,6 +196,41 @@ pub fn solve_by_rays(
         }
         _ => Ok(None),
     }
+}
+
+/// The histogram MMSE under a lone LDP or LIP constraint (with the objective's prior) by
+/// column generation with exact branch-and-bound pricing, never listing the rays; `Ok(None)`
+/// when the problem is not of that form.
+pub fn solve_histogram_by_pricing(
+    privacy: &[&dyn PrivacyNotion],
+    f: &dyn ColumnConvex,
+    n: usize,
+    run: &Run,
+) -> Result<Option<Outcome>, BackendError> {
+    let [single] = privacy else {
+        return Ok(None);
+    };
+    let (utility, p) = match (f.histogram_prior(), f.information_prior()) {
+        (Some(p), _) => (SeparableUtility::Histogram, p),
+        (None, Some(p)) => (SeparableUtility::Information, p),
+        (None, None) => return Ok(None),
+    };
+    let (Some(family), Some(cone)) = (single.ray_family(), single.column_cone(n)) else {
+        return Ok(None);
+    };
+    let fits = match &family {
+        RayFamily::LipBox { prior, .. } => prior.as_slice() == p,
+        RayFamily::Staircase { .. } => utility == SeparableUtility::Histogram,
+    };
+    if !fits || n > HISTOGRAM_PRICING_MAX_INPUTS || p.len() != n || p.iter().any(|&v| v <= 0.0) {
+        return Ok(None);
+    }
+    let pricer = Pricer::Histogram {
+        family: &family,
+        p,
+        utility,
+    };
+    column_generation(&cone, f, &pricer, run).map(Some)
 }
 
 /// No channel: the time limit passed before the method had a point.
@@ -294,8 +359,28 @@ fn enumerated(
 
 /// Columns with positive reduced value (best first) and an upper bound `delta` on the largest
 /// reduced value, with the total `eta . 1` of the normalization used.
-fn price(pricer: &Pricer, cone: &ColumnCone, mu: &[f64], nu: &[f64]) -> (Priced, f64) {
+fn price(
+    pricer: &Pricer,
+    cone: &ColumnCone,
+    mu: &[f64],
+    nu: &[f64],
+    floor: f64,
+    deadline: Instant,
+    work: &mut SearchStats,
+) -> (Priced, f64) {
     match pricer {
+        Pricer::Histogram { family, p, utility } => {
+            let (priced, stats) = match family {
+                RayFamily::Staircase { epsilon } => {
+                    price_histogram_ldp(p, mu, *epsilon, floor, deadline)
+                }
+                RayFamily::LipBox { epsilon, .. } => {
+                    price_histogram_lip(*utility, p, mu, *epsilon, floor, deadline)
+                }
+            };
+            work.absorb(&stats);
+            (priced, 1.0)
+        }
         Pricer::Family { family, a, p } => {
             let priced = match family {
                 RayFamily::Staircase { epsilon } => price_staircase(a, p, mu, *epsilon),
@@ -331,13 +416,14 @@ fn column_generation(
     let mut columns = Columns::default();
     // The constant column keeps the first master feasible (the constant channel).
     let start = match pricer {
-        Pricer::Family { .. } => vec![1.0; cone.n],
+        Pricer::Family { .. } | Pricer::Histogram { .. } => vec![1.0; cone.n],
         Pricer::Scan(_) => vec![1.0 / cone.n as f64; cone.n],
     };
     let start_value = f.column_value(&start);
     columns.push(start, start_value);
     let mut best_bound = f64::INFINITY;
     let mut rounds = 0;
+    let mut work = SearchStats::default();
     loop {
         rounds += 1;
         let master = solve_master(cone, &columns, run.backend, &run.backend_options())?;
@@ -363,7 +449,15 @@ fn column_generation(
                 delta,
             },
             eta_total,
-        ) = price(pricer, cone, &master.mu, &master.nu);
+        ) = price(
+            pricer,
+            cone,
+            &master.mu,
+            &master.nu,
+            HISTOGRAM_PRICING_FLOOR_SHARE * CG_GAP_TOLERANCE * master.total.abs().max(1.0),
+            run.deadline(),
+            &mut work,
+        );
         best_bound = best_bound.min(dual_bound(cone, &master.mu, &master.nu, eta_total, delta));
         let gap = best_bound - master.total;
         let fresh: Vec<Vec<f64>> = new
@@ -386,6 +480,17 @@ fn column_generation(
             let how = match pricer {
                 Pricer::Family { family, .. } => format!("exact pricing over {}", family.name()),
                 Pricer::Scan(all) => format!("pricing by scanning all {} rays", all.z.len()),
+                Pricer::Histogram { family, .. } => format!(
+                    "exact branch-and-bound pricing over {} ({} nodes, {} values computed{})",
+                    family.name(),
+                    work.nodes,
+                    work.evaluated,
+                    if work.complete {
+                        ""
+                    } else {
+                        "; the last round stopped at the time limit"
+                    }
+                ),
             };
             let stop = if done {
                 "converged"

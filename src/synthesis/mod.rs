@@ -19,6 +19,9 @@ mod linear;
 mod local;
 mod master;
 mod pricing;
+mod pricing_histogram;
+mod pricing_histogram_ldp;
+mod pricing_search;
 mod run;
 mod support;
 mod symmetry;
@@ -29,7 +32,9 @@ pub use decompose::{
 };
 pub use design::{solve_by_design, DESIGN_GAP_TOLERANCE};
 pub use design_symmetric::solve_symmetric_design;
-pub use extreme::{combined_cone, solve_by_rays, CG_GAP_TOLERANCE, ENUMERATION_LIMIT};
+pub use extreme::{
+    combined_cone, solve_by_rays, solve_histogram_by_pricing, CG_GAP_TOLERANCE, ENUMERATION_LIMIT,
+};
 pub use lazy::{
     lazy_symmetry_order, solve_with_lazy_rows, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT,
     LAZY_SYMMETRIC_MIN_INPUTS, LAZY_SYMMETRY_ORDER,
@@ -37,6 +42,9 @@ pub use lazy::{
 pub use linear::solve_linear;
 pub use local::{solve_locally, LOCAL_RANDOM_STARTS};
 pub use pricing::{price_lip_box, price_staircase, Priced};
+pub use pricing_histogram::{price_histogram_lip, SeparableUtility, HISTOGRAM_PRICING_MAX_INPUTS};
+pub use pricing_histogram_ldp::price_histogram_ldp;
+pub use pricing_search::SearchStats;
 pub use run::{ProgressSink, Run};
 pub use symmetry::point_symmetries;
 
