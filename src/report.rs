@@ -45,7 +45,7 @@ pub fn serialize_number_map<S: Serializer>(
 /// Which backend ran and what it said.
 #[derive(Debug, Clone, Serialize)]
 pub struct SolverInfo {
-    /// Backend name.
+    /// Backend name, or "none" when the method solves no program.
     pub name: &'static str,
     /// What the method proved.
     pub status: Status,
@@ -293,11 +293,19 @@ impl Report {
                 e.tolerance
             );
         }
-        let _ = writeln!(
-            s,
-            "solver     {} ({} iterations, {:.1} ms total)",
-            self.solver.name, self.solver.iterations, self.timings.total_ms
-        );
+        if self.solver.name == "none" {
+            let _ = writeln!(
+                s,
+                "solver     none (no program is solved; {:.1} ms total)",
+                self.timings.total_ms
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "solver     {} ({} iterations, {:.1} ms total)",
+                self.solver.name, self.solver.iterations, self.timings.total_ms
+            );
+        }
         for e in &self.encoding {
             let _ = writeln!(s, "encoding   {e}");
         }

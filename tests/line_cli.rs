@@ -37,6 +37,8 @@ fn a_300_point_line_is_certified_optimal_by_the_line_method() {
         report["method"],
         "geometric + remap, certified by exact line pricing"
     );
+    // No program is solved, and the report does not name a backend as if one were.
+    assert_eq!(report["solver"]["name"], "none");
     let (objective, bound) = (
         report["objective"].as_f64().unwrap(),
         report["bound"].as_f64().unwrap(),

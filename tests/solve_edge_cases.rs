@@ -120,6 +120,8 @@ fn identifiability_beyond_the_prior_ratio_is_infeasible_by_proof() {
     let infeasible = solve(&problem(&text(ratio.ln() - 1.7e-3)).unwrap(), &options).unwrap();
     assert_eq!(infeasible.status.to_string(), "infeasible");
     assert!(infeasible.channel.is_none());
+    assert_eq!(infeasible.method.to_string(), "infeasibility proof");
+    assert_eq!(infeasible.solver.name, "none");
     assert!(
         infeasible.method_notes[0].contains("admits no channel"),
         "{:?}",

@@ -69,7 +69,7 @@ fn formulate_other(
     let proofs: Vec<String> = all.iter().filter_map(|p| p.infeasibility()).collect();
     if !proofs.is_empty() {
         let outcome = Outcome {
-            method: crate::synthesis::Method::Lp,
+            method: crate::synthesis::Method::InfeasibilityProof,
             status: crate::synthesis::Status::Solver(mechsynth_solvers::LpStatus::Infeasible),
             iterations: 0,
             rows: None,

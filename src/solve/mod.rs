@@ -258,7 +258,11 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
         objectives,
         certificate,
         solver: SolverInfo {
-            name: backend.name(),
+            name: if outcome.method.uses_backend() {
+                backend.name()
+            } else {
+                "none"
+            },
             status: outcome.status.clone(),
             iterations: outcome.iterations,
             objective: outcome.solver_objective,

@@ -74,6 +74,8 @@ pub enum Method {
     /// The truncated geometric mechanism remapped to Bayes outputs, certified by exact
     /// pricing on an equally spaced line (d-privacy, linear objective).
     GeometricRemap,
+    /// A proof from the parameters alone that no channel exists (no program is solved).
+    InfeasibilityProof,
     /// A local method (no global guarantee).
     Local,
 }
@@ -91,8 +93,14 @@ impl Method {
             Method::Decomposition => "decomposition",
             Method::LazyRows => "LP, lazy rows",
             Method::GeometricRemap => "geometric + remap, certified by exact line pricing",
+            Method::InfeasibilityProof => "infeasibility proof",
             Method::Local => "local",
         }
+    }
+
+    /// Whether the method runs the backend (the report then names it as the solver).
+    pub fn uses_backend(self) -> bool {
+        !matches!(self, Method::GeometricRemap | Method::InfeasibilityProof)
     }
 }
 
