@@ -1,7 +1,11 @@
 //! HiGHS (C++, simplex and interior point) as an [`LpBackend`]; cargo feature `highs`.
 
-use crate::{BackendError, LinearProgram, LpBackend, LpSolution, LpStatus, Sense, SolveOptions};
-use highs::{HighsModelStatus, RowProblem};
+use crate::session::Fingerprint;
+use crate::{
+    BackendError, Constraint, LinearProgram, LpBackend, LpSession, LpSolution, LpStatus, Sense,
+    SolveOptions,
+};
+use highs::{Col, HighsModelStatus, Model, RowProblem, SolvedModel};
 
 /// The HiGHS backend.
 #[derive(Debug, Clone, Copy, Default)]
@@ -43,54 +47,142 @@ impl LpBackend for HighsBackend {
         lp: &LinearProgram,
         options: &SolveOptions,
     ) -> Result<LpSolution, BackendError> {
-        if !lp.exp_cones().is_empty() {
-            return Err(BackendError::Unsupported {
-                backend: "highs",
-                reason: "it solves linear programs only and this model has exponential cones \
-                         (mutual-information privacy); use the clarabel backend"
-                    .into(),
-            });
-        }
-        let mut problem = RowProblem::default();
-        let cols: Vec<_> = (0..lp.num_vars())
-            .map(|j| problem.add_column(lp.cost()[j], lp.lower()[j]..=lp.upper()[j]))
-            .collect();
-        for c in lp.constraints() {
-            let terms = c.terms.iter().map(|&(j, v)| (cols[j], v));
-            match c.sense {
-                Sense::Eq => problem.add_row(c.rhs..=c.rhs, terms),
-                Sense::Le => problem.add_row(..=c.rhs, terms),
-                Sense::Ge => problem.add_row(c.rhs.., terms),
-            }
-        }
-        let rejected = |status: highs::HighsStatus| BackendError::Rejected {
+        let (model, _) = load(lp)?;
+        let solved = run(model, options)?;
+        Ok(read(&solved, lp))
+    }
+
+    fn warm_session(&self) -> Option<Box<dyn LpSession + '_>> {
+        Some(Box::new(HighsSession::default()))
+    }
+}
+
+fn rejected(status: highs::HighsStatus) -> BackendError {
+    BackendError::Rejected {
+        backend: "highs",
+        message: format!("{status:?}"),
+    }
+}
+
+/// `lp` as a HiGHS model, with the handles of its columns.
+fn load(lp: &LinearProgram) -> Result<(Model, Vec<Col>), BackendError> {
+    if !lp.exp_cones().is_empty() {
+        return Err(BackendError::Unsupported {
             backend: "highs",
-            message: format!("{status:?}"),
+            reason: "it solves linear programs only and this model has exponential cones \
+                     (mutual-information privacy); use the clarabel backend"
+                .into(),
+        });
+    }
+    let mut problem = RowProblem::default();
+    let cols: Vec<Col> = (0..lp.num_vars())
+        .map(|j| problem.add_column(lp.cost()[j], lp.lower()[j]..=lp.upper()[j]))
+        .collect();
+    for c in lp.constraints() {
+        let terms = c.terms.iter().map(|&(j, v)| (cols[j], v));
+        match c.sense {
+            Sense::Eq => problem.add_row(c.rhs..=c.rhs, terms),
+            Sense::Le => problem.add_row(..=c.rhs, terms),
+            Sense::Ge => problem.add_row(c.rhs.., terms),
+        }
+    }
+    let model = problem
+        .try_optimise(highs::Sense::Minimise)
+        .map_err(rejected)?;
+    Ok((model, cols))
+}
+
+/// Append `rows` to a loaded model.
+fn append(model: &mut Model, cols: &[Col], rows: &[Constraint]) -> Result<(), BackendError> {
+    for c in rows {
+        let terms = c.terms.iter().map(|&(j, v)| (cols[j], v));
+        match c.sense {
+            Sense::Eq => model.try_add_row(c.rhs..=c.rhs, terms),
+            Sense::Le => model.try_add_row(..=c.rhs, terms),
+            Sense::Ge => model.try_add_row(c.rhs.., terms),
+        }
+        .map_err(rejected)?;
+    }
+    Ok(())
+}
+
+/// Solve a loaded model under `options`.
+fn run(mut model: Model, options: &SolveOptions) -> Result<SolvedModel, BackendError> {
+    model.make_quiet();
+    model.set_option("time_limit", options.time_limit_seconds);
+    model.set_option("primal_feasibility_tolerance", options.tolerance.max(1e-10));
+    model.set_option("dual_feasibility_tolerance", options.tolerance.max(1e-10));
+    model.try_solve().map_err(rejected)
+}
+
+/// The solution of a solved model of `lp`.
+fn read(solved: &SolvedModel, lp: &LinearProgram) -> LpSolution {
+    let status = map_status(solved.status());
+    let (x, duals) = if status.has_point() {
+        let solution = solved.get_solution();
+        (solution.columns().to_vec(), solution.dual_rows().to_vec())
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    let iterations =
+        solved.simplex_iteration_count().max(0) as u64 + solved.ipm_iteration_count().max(0) as u64;
+    LpSolution {
+        objective: lp.objective_at(&x),
+        status,
+        x,
+        duals,
+        cone_duals: Vec::new(),
+        iterations,
+    }
+}
+
+/// The model of the last program, kept to re-optimize an extension of it.
+struct Held {
+    model: Model,
+    cols: Vec<Col>,
+    print: Fingerprint,
+}
+
+/// A HiGHS session: appended rows are added to the solved model, and HiGHS re-optimizes from
+/// its basis (dual simplex: the old basis stays dual feasible when rows are added).
+#[derive(Default)]
+struct HighsSession {
+    held: Option<Held>,
+    warm: bool,
+}
+
+impl LpSession for HighsSession {
+    fn solve(
+        &mut self,
+        lp: &LinearProgram,
+        options: &SolveOptions,
+    ) -> Result<LpSolution, BackendError> {
+        let (model, cols, warm) = match self.held.take() {
+            Some(mut held) if held.print.is_extended_by(lp) => {
+                append(
+                    &mut held.model,
+                    &held.cols,
+                    &lp.constraints()[held.print.constraints..],
+                )?;
+                (held.model, held.cols, true)
+            }
+            _ => {
+                let (model, cols) = load(lp)?;
+                (model, cols, false)
+            }
         };
-        let mut model = problem
-            .try_optimise(highs::Sense::Minimise)
-            .map_err(rejected)?;
-        model.make_quiet();
-        model.set_option("time_limit", options.time_limit_seconds);
-        model.set_option("primal_feasibility_tolerance", options.tolerance.max(1e-10));
-        model.set_option("dual_feasibility_tolerance", options.tolerance.max(1e-10));
-        let solved = model.try_solve().map_err(rejected)?;
-        let status = map_status(solved.status());
-        let (x, duals) = if status.has_point() {
-            let solution = solved.get_solution();
-            (solution.columns().to_vec(), solution.dual_rows().to_vec())
-        } else {
-            (Vec::new(), Vec::new())
-        };
-        let iterations = solved.simplex_iteration_count().max(0) as u64
-            + solved.ipm_iteration_count().max(0) as u64;
-        Ok(LpSolution {
-            objective: lp.objective_at(&x),
-            status,
-            x,
-            duals,
-            cone_duals: Vec::new(),
-            iterations,
-        })
+        let solved = run(model, options)?;
+        let solution = read(&solved, lp);
+        self.held = Some(Held {
+            model: Model::from(solved),
+            cols,
+            print: Fingerprint::of(lp),
+        });
+        self.warm = warm;
+        Ok(solution)
+    }
+
+    fn last_was_warm(&self) -> bool {
+        self.warm
     }
 }

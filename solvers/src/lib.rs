@@ -28,12 +28,14 @@ mod clarabel_backend;
 #[cfg(feature = "highs")]
 mod highs_backend;
 mod model;
+mod session;
 
 pub use bound::rigorous_lower_bound;
 pub use clarabel_backend::ClarabelBackend;
 #[cfg(feature = "highs")]
 pub use highs_backend::HighsBackend;
 pub use model::{Constraint, LinearProgram, Sense, VarId};
+pub use session::{session, LpSession};
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -206,6 +208,13 @@ pub trait LpBackend {
     /// Solve `lp` (a minimization).
     fn solve(&self, lp: &LinearProgram, options: &SolveOptions)
         -> Result<LpSolution, BackendError>;
+
+    /// A session that re-optimizes from the last basis when a program grows by appended
+    /// constraints, or `None` when the backend cannot (use [`session`], which falls back to
+    /// solving from scratch).
+    fn warm_session(&self) -> Option<Box<dyn LpSession + '_>> {
+        None
+    }
 }
 
 /// The backend for `kind`, or [`BackendError::Unavailable`] when this build lacks it.

@@ -126,7 +126,14 @@ pub fn solve_with_lazy_rows(
             ks
         })
         .collect();
-    let mut active: Vec<Vec<usize>> = vec![initial; m];
+    // Rows per column (to skip those present) and in the order they were added, so that each
+    // round's program extends the previous one and a warm-starting backend re-optimizes.
+    let mut active: Vec<Vec<usize>> = vec![initial.clone(); m];
+    let mut order: Vec<(usize, usize)> = (0..m)
+        .flat_map(|y| initial.iter().map(move |&k| (k, y)))
+        .collect();
+    let mut session = mechsynth_solvers::session(run.backend);
+    let mut warm_rounds = 0;
     let mut best_bound = f64::NEG_INFINITY;
     let mut iterations = 0;
     let mut notes = Vec::new();
@@ -145,14 +152,13 @@ pub fn solve_with_lazy_rows(
         let ratios = &ratios;
         let program = orbits.program(
             &costs,
-            active.iter().enumerate().flat_map(|(y, rows)| {
-                rows.iter().map(move |&k| {
-                    let r = ratios[k];
-                    (r.a, r.b, y, r.factor)
-                })
+            order.iter().map(|&(k, y)| {
+                let r = ratios[k];
+                (r.a, r.b, y, r.factor)
             }),
         );
-        let s = run.backend.solve(&program, &run.backend_options())?;
+        let s = session.solve(&program, &run.backend_options())?;
+        warm_rounds += usize::from(session.last_was_warm());
         iterations += s.iterations;
         if !s.status.has_point() {
             notes.push(format!(
@@ -166,7 +172,7 @@ pub fn solve_with_lazy_rows(
             best_bound = best_bound.max(b);
         }
         let q = orbits.expand(&s.x);
-        let added = add_violated(ratios, &q, &mut active);
+        let added = add_violated(ratios, &q, &mut active, &mut order);
         let encoded: usize = active.iter().map(Vec::len).sum();
         run.progress(&format!(
             "lazy rows round {round}: objective {:.9e}, bound {:.9e}, {added} violated rows added, {encoded} encoded",
@@ -177,7 +183,7 @@ pub fn solve_with_lazy_rows(
         solver_objective = Some(sign * s.objective * scale);
         if added == 0 {
             notes.push(format!(
-                "ratio rows added as violated: {round} rounds, {encoded} of {} rows encoded",
+                "ratio rows added as violated: {round} rounds ({warm_rounds} re-optimized from the previous basis), {encoded} of {} rows encoded",
                 ratios.len() * m
             ));
             status = Status::from_lp(s.status);
@@ -201,7 +207,12 @@ pub fn solve_with_lazy_rows(
 }
 
 /// Add to each column's active rows the ones `q` violates (the worst few per input); how many.
-fn add_violated(ratios: &[Ratio], q: &[Vec<f64>], active: &mut [Vec<usize>]) -> usize {
+fn add_violated(
+    ratios: &[Ratio],
+    q: &[Vec<f64>],
+    active: &mut [Vec<usize>],
+    order: &mut Vec<(usize, usize)>,
+) -> usize {
     let n = q.len();
     let mut added = 0;
     for (y, rows) in active.iter_mut().enumerate() {
@@ -217,7 +228,10 @@ fn add_violated(ratios: &[Ratio], q: &[Vec<f64>], active: &mut [Vec<usize>]) -> 
         for mut list in worst {
             list.sort_by(|x, y| y.0.total_cmp(&x.0));
             let take = list.len().min(ADDED_ROWS_PER_INPUT);
-            rows.extend(list.into_iter().take(take).map(|t| t.1));
+            for (_, k) in list.into_iter().take(take) {
+                rows.push(k);
+                order.push((k, y));
+            }
             added += take;
         }
     }
