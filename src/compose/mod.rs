@@ -17,8 +17,10 @@ pub mod report;
 
 pub use bounds::{advanced_composition, basic_composition, sequential_bound, theorem4_bound};
 pub use notion::{ComposedLdp, ComposedLip};
-pub use product::{power, product, product_size, MAX_PRODUCT_ENTRIES};
+pub use product::{power, product, product_size, product_until, MAX_PRODUCT_ENTRIES};
 pub use report::{compose, ComposeReport, ComposeRow};
+
+use std::time::Instant;
 
 /// A count computed with saturating arithmetic: `more than 2^64` when it saturated.
 fn show_count(v: usize) -> String {
@@ -26,6 +28,14 @@ fn show_count(v: usize) -> String {
         "more than 2^64".into()
     } else {
         v.to_string()
+    }
+}
+
+/// [`ComposeError::TimeLimit`] naming `stage` when `deadline` has passed.
+fn check_deadline(deadline: Option<Instant>, stage: &str) -> Result<(), ComposeError> {
+    match deadline {
+        Some(d) if Instant::now() >= d => Err(ComposeError::TimeLimit(stage.to_string())),
+        _ => Ok(()),
     }
 }
 
@@ -54,6 +64,9 @@ pub enum ComposeError {
         /// Inputs of this one.
         found: usize,
     },
+    /// The deadline passed before the leakage was computed (the stage it stopped in).
+    #[error("the time limit ran out while {0}")]
+    TimeLimit(String),
     /// A bad parameter.
     #[error("{key} = {value}: {reason}")]
     Invalid {

@@ -3,6 +3,7 @@
 
 use super::ComposeError;
 use crate::channel::Channel;
+use std::time::Instant;
 
 /// Most entries (inputs x outputs) of a product channel built here (2^22 doubles, 32 MB).
 pub const MAX_PRODUCT_ENTRIES: usize = 1 << 22;
@@ -19,6 +20,15 @@ pub fn product_size(channels: &[&Channel]) -> (usize, usize) {
 /// The product channel of `channels` (at least one, same inputs), refused above
 /// [`MAX_PRODUCT_ENTRIES`] before anything is allocated.
 pub fn product(channels: &[&Channel]) -> Result<Channel, ComposeError> {
+    product_until(channels, None)
+}
+
+/// [`product`], stopping with [`ComposeError::TimeLimit`] once `deadline` has passed (checked
+/// before each input's row, at most `MAX_PRODUCT_ENTRIES / inputs` entries apart).
+pub fn product_until(
+    channels: &[&Channel],
+    deadline: Option<Instant>,
+) -> Result<Channel, ComposeError> {
     let Some(first) = channels.first() else {
         return Err(ComposeError::Invalid {
             key: "channels".into(),
@@ -45,14 +55,15 @@ pub fn product(channels: &[&Channel]) -> Result<Channel, ComposeError> {
     }
     let rows = (0..n)
         .map(|x| {
-            channels.iter().fold(vec![1.0], |acc, c| {
+            super::check_deadline(deadline, "building the product channel")?;
+            Ok(channels.iter().fold(vec![1.0], |acc, c| {
                 let row = &c.rows()[x];
                 acc.iter()
                     .flat_map(|a| row.iter().map(move |q| a * q))
                     .collect()
-            })
+            }))
         })
-        .collect();
+        .collect::<Result<_, ComposeError>>()?;
     Ok(Channel::from_rows_internal(rows))
 }
 

@@ -1,13 +1,15 @@
 //! `mechsynth compose`: the exact leakage of the joint release against the stated bounds.
 
 use super::bounds::{advanced_composition, basic_composition, bp_theorem4_bound};
-use super::{product, ComposeError};
+use super::{check_deadline, product_until, ComposeError};
 use crate::channel::Channel;
 use crate::privacy::{
     identifiability_leakage, ldp_delta, ldp_leakage, lip_leakage, max_leakage,
     mutual_information_up, smallest_epsilon,
 };
 use serde::Serialize;
+use std::cell::Cell;
+use std::time::Instant;
 
 /// One notion: the exact leakage of the joint release and a bound from the single releases.
 #[derive(Debug, Clone, Serialize)]
@@ -37,6 +39,9 @@ pub struct ComposeOptions {
     pub bp_priors: Option<Vec<Vec<f64>>>,
     /// delta' for advanced composition, if any.
     pub delta_prime: Option<f64>,
+    /// Stop with [`ComposeError::TimeLimit`] once this has passed (checked before each input's
+    /// row of the product, before each notion and before each step of the delta' bisection).
+    pub deadline: Option<Instant>,
 }
 
 /// The leakage of a joint release.
@@ -84,12 +89,21 @@ fn smallest_entry(p: &[f64]) -> f64 {
 /// Build the product of `channels` (refused above the size limit) and report its exact leakage
 /// under LDP, LIP with `prior`, BP-LIP with `options.bp_priors`, maximal leakage, mutual
 /// information and identifiability, each with the bound from the single releases.
+/// [`ComposeError::TimeLimit`] when `options.deadline` passes first.
 pub fn compose(
     channels: &[&Channel],
     prior: &[f64],
     options: &ComposeOptions,
 ) -> Result<ComposeReport, ComposeError> {
-    let joint = product(channels)?;
+    let deadline = options.deadline;
+    let joint = product_until(channels, deadline)?;
+    let before = |notion: &str| {
+        check_deadline(
+            deadline,
+            &format!("computing the {notion} leakage of the product"),
+        )
+    };
+    before("ldp and lip")?;
     let priors = [prior.to_vec()];
     let single_ldp: Vec<f64> = channels.iter().map(|c| ldp_leakage(c)).collect();
     let single_lip: Vec<f64> = channels.iter().map(|c| lip_leakage(c, &priors)).collect();
@@ -113,7 +127,22 @@ pub fn compose(
         ),
     ];
     if let Some(delta) = options.delta_prime {
-        let exact = smallest_epsilon(|e| ldp_delta(&joint, e), ldp_leakage(&joint), delta);
+        // Each step of the bisection is one pass over the product; once the deadline passes
+        // the remaining steps return at once and the (unfinished) value is discarded below.
+        let stopped = Cell::new(false);
+        let delta_at = |e| {
+            if stopped.get() || deadline.is_some_and(|d| Instant::now() >= d) {
+                stopped.set(true);
+                return 0.0;
+            }
+            ldp_delta(&joint, e)
+        };
+        let exact = smallest_epsilon(delta_at, ldp_leakage(&joint), delta);
+        if stopped.get() {
+            return Err(ComposeError::TimeLimit(format!(
+                "computing the smallest eps at delta' = {delta} of the product"
+            )));
+        }
         let eps = single_ldp.iter().copied().fold(0.0, f64::max);
         rows.push(row(
             &format!("ldp eps at delta' = {delta}"),
@@ -125,6 +154,7 @@ pub fn compose(
         ));
     }
     if let Some(bp) = &options.bp_priors {
+        before("bp-lip")?;
         let mins: Vec<f64> = bp.iter().map(|p| smallest_entry(p)).collect();
         let (min_bp, max_bp) = (
             mins.iter().copied().fold(f64::INFINITY, f64::min),
@@ -141,6 +171,7 @@ pub fn compose(
         ));
     }
     let sum_of = |f: &dyn Fn(&Channel) -> f64| channels.iter().map(|c| f(c)).sum::<f64>();
+    before("max-leakage")?;
     rows.push(row(
         "max-leakage",
         max_leakage(&joint, prior),
@@ -149,6 +180,7 @@ pub fn compose(
             "sum of single releases (max of a product <= product of maxima)",
         )),
     ));
+    before("mutual-information")?;
     rows.push(row(
         "mutual-information",
         mutual_information_up(&joint, prior),
@@ -157,6 +189,7 @@ pub fn compose(
             "sum of single releases (conditionally independent given X)",
         )),
     ));
+    before("identifiability")?;
     rows.push(row(
         "identifiability",
         identifiability_leakage(&joint, prior),

@@ -17,6 +17,7 @@ pub mod lip;
 pub mod noise;
 pub mod normal;
 pub mod prior;
+mod prior_build;
 pub mod prior_syntax;
 pub mod problem;
 pub mod quadrature;

@@ -1,9 +1,13 @@
 //! Priors on the real line: normal, uniform, Laplace, weighted mixtures, histograms (a mixture
 //! of uniforms on the bins) and discrete priors (point masses, for the Laplace mechanism of
 //! context-aware-lip Theorem 6, which is stated for a prior with a smallest probability).
+//! The validated constructors are in `prior_build.rs`.
 
-use super::error::{finite, positive, ContinuousError};
 use super::normal::{std_cdf, std_pdf, two_sided_quantile};
+
+/// Largest distance of a sum of mixture weights or of discrete probabilities from 1 (relative
+/// to 1) that is accepted as rounding in the input; a larger one is an error.
+pub const PROBABILITY_SUM_TOLERANCE: f64 = 1e-9;
 
 /// A prior distribution of the data X.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,7 +33,7 @@ pub enum Prior {
         /// Scale.
         scale: f64,
     },
-    /// `sum_k weight_k prior_k`; weights are normalized at construction.
+    /// `sum_k weight_k prior_k`; the weights sum to 1 (rescaled exactly at construction).
     Mixture(Vec<(f64, Prior)>),
     /// Point masses `probs[i]` at `points[i]`.
     Discrete {
@@ -41,122 +45,6 @@ pub enum Prior {
 }
 
 impl Prior {
-    /// A validated normal prior.
-    pub fn normal(mean: f64, sd: f64) -> Result<Self, ContinuousError> {
-        Ok(Prior::Normal {
-            mean: finite("prior.mean", mean)?,
-            sd: positive("prior.sd", sd)?,
-        })
-    }
-
-    /// A validated uniform prior.
-    pub fn uniform(low: f64, high: f64) -> Result<Self, ContinuousError> {
-        if !(low.is_finite() && high.is_finite() && low < high) {
-            return Err(ContinuousError::invalid(
-                "prior.high",
-                high,
-                format!("needs finite low < high (low = {low})"),
-            ));
-        }
-        Ok(Prior::Uniform { low, high })
-    }
-
-    /// A validated Laplace prior.
-    pub fn laplace(location: f64, scale: f64) -> Result<Self, ContinuousError> {
-        Ok(Prior::Laplace {
-            location: finite("prior.location", location)?,
-            scale: positive("prior.scale", scale)?,
-        })
-    }
-
-    /// A mixture; weights must be positive and are normalized. Components must be continuous.
-    pub fn mixture(parts: Vec<(f64, Prior)>) -> Result<Self, ContinuousError> {
-        if parts.is_empty() {
-            return Err(ContinuousError::invalid(
-                "prior.components",
-                "[]",
-                "a mixture needs at least one component",
-            ));
-        }
-        let mut total = 0.0;
-        for (i, (w, p)) in parts.iter().enumerate() {
-            positive(&format!("prior.components[{i}].weight"), *w)?;
-            if p.is_discrete() {
-                return Err(ContinuousError::invalid(
-                    &format!("prior.components[{i}].kind"),
-                    "discrete",
-                    "mixture components must be continuous",
-                ));
-            }
-            total += w;
-        }
-        Ok(Prior::Mixture(
-            parts.into_iter().map(|(w, p)| (w / total, p)).collect(),
-        ))
-    }
-
-    /// A histogram: `counts[i]` samples in `[edges[i], edges[i+1])`, as a mixture of uniforms.
-    pub fn histogram(edges: &[f64], counts: &[f64]) -> Result<Self, ContinuousError> {
-        if edges.len() != counts.len() + 1 || counts.is_empty() {
-            return Err(ContinuousError::invalid(
-                "prior.edges",
-                format!("{} edges", edges.len()),
-                format!("needs one more edge than bins ({} bins)", counts.len()),
-            ));
-        }
-        let mut parts = Vec::new();
-        for (i, &c) in counts.iter().enumerate() {
-            if !(c.is_finite() && c >= 0.0) {
-                return Err(ContinuousError::invalid(
-                    &format!("prior.counts[{i}]"),
-                    c,
-                    "must be >= 0",
-                ));
-            }
-            let bin = Prior::uniform(edges[i], edges[i + 1]).map_err(|_| {
-                ContinuousError::invalid(
-                    &format!("prior.edges[{}]", i + 1),
-                    edges[i + 1],
-                    "edges must be finite and strictly increasing",
-                )
-            })?;
-            if c > 0.0 {
-                parts.push((c, bin));
-            }
-        }
-        Prior::mixture(parts)
-    }
-
-    /// A discrete prior; probabilities must be >= 0 and sum to 1 within 1e-9.
-    pub fn discrete(points: Vec<f64>, probs: Vec<f64>) -> Result<Self, ContinuousError> {
-        if points.len() != probs.len() || points.is_empty() {
-            return Err(ContinuousError::invalid(
-                "prior.probs",
-                format!("{} values", probs.len()),
-                format!("needs one probability per point ({} points)", points.len()),
-            ));
-        }
-        for (i, (&x, &p)) in points.iter().zip(&probs).enumerate() {
-            finite(&format!("prior.points[{i}]"), x)?;
-            if !(p.is_finite() && p > 0.0) {
-                return Err(ContinuousError::invalid(
-                    &format!("prior.probs[{i}]"),
-                    p,
-                    "must be > 0 (drop the point instead)",
-                ));
-            }
-        }
-        let total: f64 = probs.iter().sum();
-        if (total - 1.0).abs() > 1e-9 {
-            return Err(ContinuousError::invalid(
-                "prior.probs",
-                total,
-                "probabilities must sum to 1",
-            ));
-        }
-        Ok(Prior::Discrete { points, probs })
-    }
-
     /// Whether the prior is made of point masses.
     pub fn is_discrete(&self) -> bool {
         matches!(self, Prior::Discrete { .. })

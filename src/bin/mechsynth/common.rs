@@ -54,11 +54,12 @@ pub fn classify(error: anyhow::Error) -> Failure {
             CurveError::Invalid { .. } | CurveError::Problem(_) | CurveError::Resume { .. } => 2,
             CurveError::Io { .. } | CurveError::Plot { .. } => 1,
         }
-    } else if error.downcast_ref::<UsageError>().is_some()
-        || error
-            .downcast_ref::<mechsynth::compose::ComposeError>()
-            .is_some()
-    {
+    } else if let Some(e) = error.downcast_ref::<mechsynth::compose::ComposeError>() {
+        match e {
+            mechsynth::compose::ComposeError::TimeLimit(_) => 4,
+            _ => 2,
+        }
+    } else if error.downcast_ref::<UsageError>().is_some() {
         2
     } else {
         1

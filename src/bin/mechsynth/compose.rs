@@ -1,11 +1,14 @@
 //! `mechsynth compose`: the exact leakage of k independent releases against the stated bounds.
+//! Exit 4 when `--time-limit` runs out (with `--sweep`: the points not computed by then are
+//! reported with status `no-channel:time-limit` and no value).
 
 use crate::common::{emit, Format, UsageError};
-use crate::sweep::{parse, Value};
+use crate::sweep::{parse, NotComputed, Value};
 use anyhow::Result;
-use mechsynth::compose::{compose, report::ComposeOptions, ComposeReport};
+use mechsynth::compose::{compose, report::ComposeOptions, ComposeError, ComposeReport};
 use mechsynth::AuditSpec;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 /// Products above this many entries announce themselves on stderr (they take over a second
 /// with --delta-prime).
@@ -26,11 +29,38 @@ pub struct ComposeArgs {
     /// Vertices of a prior set for BP-LIP (Cor. 4): priors separated by ';', entries by ','.
     #[arg(long = "bp-priors", value_name = "P;P;...")]
     bp_priors: Option<String>,
+    /// Stop after this many seconds (exit 4); with --sweep, for the whole sweep (points not
+    /// computed by then have no value and status `no-channel:time-limit`).
+    #[arg(
+        long = "time-limit",
+        value_name = "SECONDS",
+        allow_hyphen_values = true
+    )]
+    time_limit: Option<f64>,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
     #[command(flatten)]
     sweep: crate::sweep::SweepArgs,
+}
+
+/// The deadline `--time-limit` sets, counted from now; bad input unless finite and > 0.
+fn deadline_of(time_limit: Option<f64>) -> Result<Option<Instant>> {
+    match time_limit {
+        None => Ok(None),
+        Some(t) if t.is_finite() && t > 0.0 => {
+            Ok(Some(Instant::now() + Duration::from_secs_f64(t)))
+        }
+        Some(t) => Err(UsageError(format!(
+            "invalid `--time-limit` = {t}: must be a positive number of seconds"
+        ))
+        .into()),
+    }
+}
+
+/// Whether `error` is the time limit running out.
+fn is_time_limit(error: &anyhow::Error) -> bool {
+    matches!(error.downcast_ref(), Some(ComposeError::TimeLimit(_)))
 }
 
 fn parse_priors(text: &str, n: usize) -> Result<Vec<Vec<f64>>> {
@@ -48,12 +78,19 @@ fn parse_priors(text: &str, n: usize) -> Result<Vec<Vec<f64>>> {
 }
 
 /// Run `compose`, or with --sweep over releases or delta-prime (series over `channel` too):
-/// the exact leakage (`NOTION exact`) and the bound (`NOTION bound`) of every notion.
+/// the exact leakage (`NOTION exact`) and the bound (`NOTION bound`) of every notion. Exit 4
+/// when `--time-limit` runs out first.
 pub fn run(args: ComposeArgs) -> Result<u8> {
+    let deadline = deadline_of(args.time_limit)?;
     if args.sweep.sweep.is_some() {
         return crate::sweep::run(&args.sweep, &args, &SWEEP_KEYS, set, |a| {
+            let report = match report(a, deadline) {
+                Ok(r) => r,
+                Err(e) if is_time_limit(&e) => return Err(NotComputed(e.to_string()).into()),
+                Err(e) => return Err(e),
+            };
             let mut out = Vec::new();
-            for r in report(a)?.rows {
+            for r in report.rows {
                 out.push(Value {
                     series: format!("{} exact", r.notion),
                     value: Some(r.exact),
@@ -66,7 +103,17 @@ pub fn run(args: ComposeArgs) -> Result<u8> {
             Ok(out)
         });
     }
-    let report = report(&args)?;
+    let report = match report(&args, deadline) {
+        Ok(r) => r,
+        Err(e) if is_time_limit(&e) => {
+            eprintln!(
+                "error: {e} (`--time-limit` {} s); give more time or fewer releases",
+                args.time_limit.unwrap_or_default()
+            );
+            return Ok(4);
+        }
+        Err(e) => return Err(e),
+    };
     let text = match args.format {
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
         Format::Table => report.to_table(),
@@ -88,7 +135,7 @@ fn set(args: &mut ComposeArgs, key: &str, value: &str) -> Result<()> {
     Ok(())
 }
 
-fn report(args: &ComposeArgs) -> Result<ComposeReport> {
+fn report(args: &ComposeArgs, deadline: Option<Instant>) -> Result<ComposeReport> {
     if args.releases == 0 {
         return Err(UsageError("--releases 0: give at least 1 release".into()).into());
     }
@@ -117,6 +164,9 @@ fn report(args: &ComposeArgs) -> Result<ComposeReport> {
     let channels: Vec<&mechsynth::Channel> = (0..args.releases)
         .flat_map(|_| loaded.iter().map(|(c, _)| c))
         .collect();
+    if deadline.is_some_and(|d| Instant::now() >= d) {
+        return Err(ComposeError::TimeLimit("loading the channels".into()).into());
+    }
     let (outputs, entries) = mechsynth::compose::product_size(&channels);
     if entries > PROGRESS_ENTRIES && entries <= mechsynth::compose::MAX_PRODUCT_ENTRIES {
         eprintln!(
@@ -129,6 +179,7 @@ fn report(args: &ComposeArgs) -> Result<ComposeReport> {
         &ComposeOptions {
             bp_priors,
             delta_prime: args.delta_prime,
+            deadline,
         },
     )?;
     Ok(report)

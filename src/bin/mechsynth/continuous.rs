@@ -15,7 +15,8 @@ mod sweep;
 pub struct ContinuousArgs {
     /// A problem file with a `[continuous]` table; flags override its values.
     file: Option<PathBuf>,
-    /// Prior: normal(M,S), uniform(L,H), laplace(M,B), discrete(X:P,...), or W*A+W*B mixtures.
+    /// Prior: normal(M,S), uniform(L,H), laplace(M,B), discrete(X:P,...), or W*A+W*B mixtures
+    /// (weights summing to 1).
     #[arg(long, allow_hyphen_values = true)]
     prior: Option<String>,
     /// Histogram prior from this CSV (with --column and --edges).

@@ -8,8 +8,8 @@
 //! certified channel (solve) or a stated constraint does not hold (audit); 6 a published claim
 //! or theorem does not hold (verify). The collection subcommands (privatize, estimate,
 //! simulate, plan) exit 0, 1 or 2; `continuous` exits 3 when no noise meets the target, 4 at
-//! its time limit, 6 with `--verify` when a closed form of the paper fails; `transfer` exits
-//! 0, 1 or 2.
+//! its time limit, 6 with `--verify` when a closed form of the paper fails; `compose` exits 4
+//! at its time limit; `transfer` exits 0, 1 or 2.
 
 mod audit;
 mod common;

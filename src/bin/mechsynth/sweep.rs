@@ -43,6 +43,14 @@ pub struct SweepArgs {
     pub y_label: String,
 }
 
+/// What a command's point evaluation returns when the time limit ran out before the point was
+/// computed: the sweep reports the point as not computed (no value and the curve CSV's status
+/// of a point stopped by its time limit, `no-channel:time-limit`, in every series seen at
+/// other points), carries on, and exits 4.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct NotComputed(pub String);
+
 /// One series' value at one point, as a command reports it.
 pub struct Value {
     /// The series' name.
@@ -99,7 +107,8 @@ pub fn run<A: Clone>(
                 .collect()
         }
     };
-    let mut rows = Vec::new();
+    // (series prefix, x, the values or `None` when the point was not computed), in grid order.
+    let mut points: Vec<(&str, f64, Option<Vec<Value>>)> = Vec::new();
     for (prefix, over) in &groups {
         let mut base = args.clone();
         if let Some((k, v)) = over {
@@ -114,21 +123,50 @@ pub fn run<A: Clone>(
             };
             set(&mut at, key, &text)?;
             eprintln!("sweep: {prefix}{key} = {x}");
-            for v in eval(&at)? {
-                let series = format!("{prefix}{}", v.series);
-                if !sweep.only.is_empty() && !sweep.only.iter().any(|s| series.contains(s)) {
-                    continue;
+            match eval(&at) {
+                Ok(values) => points.push((prefix, x, Some(values))),
+                Err(e) if e.downcast_ref::<NotComputed>().is_some() => {
+                    eprintln!("sweep: {prefix}{key} = {x} not computed: {e}");
+                    points.push((prefix, x, None));
                 }
-                rows.push(Row {
-                    series,
-                    x,
-                    value: v.value,
-                    status: PointStatus::Computed,
-                    bound: None,
-                    leakage: None,
-                    notes: String::new(),
-                });
+                Err(e) => return Err(e),
             }
+        }
+    }
+    let mut known: Vec<&str> = Vec::new();
+    for v in points.iter().filter_map(|p| p.2.as_ref()).flatten() {
+        if !known.contains(&v.series.as_str()) {
+            known.push(&v.series);
+        }
+    }
+    let mut rows = Vec::new();
+    let mut missed = Vec::new();
+    for (prefix, x, values) in &points {
+        let found: Vec<(&str, Option<f64>, PointStatus)> = match values {
+            Some(values) => values
+                .iter()
+                .map(|v| (v.series.as_str(), v.value, PointStatus::Computed))
+                .collect(),
+            None => {
+                missed.push(format!("{prefix}{x}"));
+                let status = || PointStatus::NoChannel("time-limit".into());
+                known.iter().map(|s| (*s, None, status())).collect()
+            }
+        };
+        for (name, value, status) in found {
+            let series = format!("{prefix}{name}");
+            if !sweep.only.is_empty() && !sweep.only.iter().any(|s| series.contains(s)) {
+                continue;
+            }
+            rows.push(Row {
+                series,
+                x: *x,
+                value,
+                status,
+                bound: None,
+                leakage: None,
+                notes: String::new(),
+            });
         }
     }
     emit(&to_csv(&rows), sweep.csv.as_deref())?;
@@ -140,6 +178,14 @@ pub fn run<A: Clone>(
             size: SVG_SIZE,
         };
         emit(&curve_svg(&rows, &options)?, Some(path))?;
+    }
+    if !missed.is_empty() {
+        eprintln!(
+            "time limit: {} point(s) not computed ({key} = {}); their rows have no value and status no-channel:time-limit",
+            missed.len(),
+            missed.join(", ")
+        );
+        return Ok(4);
     }
     Ok(0)
 }
