@@ -212,3 +212,44 @@ fn symmetry_reduction_keeps_the_optimum() {
         }
     }
 }
+
+/// With HiGHS, `auto` picks lazy rows from 36 inputs even without a symmetry, and later rounds
+/// re-optimize from the previous basis; the optimum agrees with one LP solved by Clarabel (a
+/// different backend and formulation).
+#[cfg(feature = "highs")]
+#[test]
+fn highs_lazy_rows_warm_start_and_agree_with_one_clarabel_lp() {
+    let side = 6;
+    let n = side * side;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let w: Vec<f64> = (0..n).map(|_| rng.gen_range(0.1..1.0)).collect();
+    let total: f64 = w.iter().sum();
+    let prior: Vec<f64> = w.iter().map(|v| v / total).collect();
+    let text = format!(
+        "[domain]\ngrid = {{ rows = {side}, cols = {side} }}\nprior = {prior:?}\n[[privacy]]\nnotion = \"d-privacy\"\nmetric = \"euclidean\"\nepsilon = 0.5\n[objective]\nkind = \"expected-loss\"\nloss = \"absolute\"\n"
+    );
+    let p = problem(&text);
+    let highs = solve(
+        &p,
+        &SolveOptions {
+            backend: mechsynth::BackendKind::Highs,
+            ..SolveOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(highs.method, Method::LazyRows);
+    let note = highs
+        .method_notes
+        .iter()
+        .find(|n| n.contains("re-optimized from the previous basis"))
+        .expect("a note on warm starts");
+    assert!(!note.contains("(0 re-optimized"), "{note}");
+    let full = run(&p, MethodChoice::Lp);
+    let (a, b) = (highs.objective.unwrap(), full.objective.unwrap());
+    assert!(
+        (a - b).abs() <= AGREEMENT * b,
+        "highs lazy {a} vs clarabel {b}"
+    );
+    assert_eq!(highs.status, Status::Optimal);
+    assert!(highs.certificate.as_ref().unwrap().all_hold);
+}

@@ -11,7 +11,7 @@ use crate::synthesis::{
     decomposition_is_faster, lazy_symmetry_order, point_symmetries, solve_by_decomposition,
     solve_by_design, solve_by_rays, solve_linear, solve_locally, solve_symmetric_design,
     solve_with_lazy_rows, Outcome, Run, ENUMERATION_LIMIT, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT,
-    LAZY_SYMMETRIC_MIN_INPUTS, LAZY_SYMMETRY_ORDER,
+    LAZY_SYMMETRIC_MIN_INPUTS, LAZY_SYMMETRY_ORDER, LAZY_WARM_MIN_INPUTS,
 };
 
 /// Pick the method for the objective and run it: the outcome and the encoding notes.
@@ -126,6 +126,7 @@ fn formulate_other(
             MethodChoice::LazyRows => true,
             MethodChoice::Auto => {
                 n >= LAZY_MIN_INPUTS
+                    || (n >= LAZY_WARM_MIN_INPUTS && run.backend.warm_session().is_some())
                     || (n >= LAZY_SYMMETRIC_MIN_INPUTS
                         && lazy_symmetry_order(&all, coefficients, &symmetries)
                             >= LAZY_SYMMETRY_ORDER)

@@ -37,7 +37,7 @@ pub use extreme::{
 };
 pub use lazy::{
     lazy_symmetry_order, solve_with_lazy_rows, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT,
-    LAZY_SYMMETRIC_MIN_INPUTS, LAZY_SYMMETRY_ORDER,
+    LAZY_SYMMETRIC_MIN_INPUTS, LAZY_SYMMETRY_ORDER, LAZY_WARM_MIN_INPUTS,
 };
 pub use linear::solve_linear;
 pub use local::{solve_locally, LOCAL_RANDOM_STARTS};
