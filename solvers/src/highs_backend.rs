@@ -6,6 +6,7 @@ use crate::{
     SolveOptions,
 };
 use highs::{Col, HighsModelStatus, Model, RowProblem, SolvedModel};
+use std::time::Instant;
 
 /// The HiGHS backend.
 #[derive(Debug, Clone, Copy, Default)]
@@ -48,7 +49,7 @@ impl LpBackend for HighsBackend {
         options: &SolveOptions,
     ) -> Result<LpSolution, BackendError> {
         let (model, _) = load(lp)?;
-        let solved = run(model, options)?;
+        let solved = run(model, options, 0.0)?;
         Ok(read(&solved, lp))
     }
 
@@ -106,10 +107,12 @@ fn append(model: &mut Model, cols: &[Col], rows: &[Constraint]) -> Result<(), Ba
     Ok(())
 }
 
-/// Solve a loaded model under `options`.
-fn run(mut model: Model, options: &SolveOptions) -> Result<SolvedModel, BackendError> {
+/// Solve a loaded model under `options`. HiGHS compares its `time_limit` with the time of every
+/// run on the same model added up (HiGHS issues 1331 and 1477), so a model solved before for
+/// `spent` seconds gets the limit `spent + options.time_limit_seconds`.
+fn run(mut model: Model, options: &SolveOptions, spent: f64) -> Result<SolvedModel, BackendError> {
     model.make_quiet();
-    model.set_option("time_limit", options.time_limit_seconds);
+    model.set_option("time_limit", spent + options.time_limit_seconds);
     model.set_option("primal_feasibility_tolerance", options.tolerance.max(1e-10));
     model.set_option("dual_feasibility_tolerance", options.tolerance.max(1e-10));
     model.try_solve().map_err(rejected)
@@ -141,6 +144,8 @@ struct Held {
     model: Model,
     cols: Vec<Col>,
     print: Fingerprint,
+    /// Seconds spent in runs on this model so far (HiGHS's clock for its time limit).
+    spent: f64,
 }
 
 /// A HiGHS session: appended rows are added to the solved model, and HiGHS re-optimizes from
@@ -157,26 +162,29 @@ impl LpSession for HighsSession {
         lp: &LinearProgram,
         options: &SolveOptions,
     ) -> Result<LpSolution, BackendError> {
-        let (model, cols, warm) = match self.held.take() {
+        let (model, cols, spent, warm) = match self.held.take() {
             Some(mut held) if held.print.is_extended_by(lp) => {
                 append(
                     &mut held.model,
                     &held.cols,
                     &lp.constraints()[held.print.constraints..],
                 )?;
-                (held.model, held.cols, true)
+                (held.model, held.cols, held.spent, true)
             }
             _ => {
                 let (model, cols) = load(lp)?;
-                (model, cols, false)
+                (model, cols, 0.0, false)
             }
         };
-        let solved = run(model, options)?;
+        let started = Instant::now();
+        let solved = run(model, options, spent)?;
+        let spent = spent + started.elapsed().as_secs_f64();
         let solution = read(&solved, lp);
         self.held = Some(Held {
             model: Model::from(solved),
             cols,
             print: Fingerprint::of(lp),
+            spent,
         });
         self.warm = warm;
         Ok(solution)

@@ -15,7 +15,7 @@ use super::{Method, Outcome, Run, Status};
 use crate::objective::Goal;
 use crate::privacy::PrivacyNotion;
 use crate::rays::ColumnCone;
-use mechsynth_solvers::{rigorous_lower_bound, BackendError};
+use mechsynth_solvers::{rigorous_lower_bound, BackendError, LpStatus};
 
 /// Ratio rows per input and column in the first round.
 const INITIAL_ROWS_PER_INPUT: usize = 8;
@@ -185,6 +185,14 @@ pub fn solve_with_lazy_rows(
         ));
         rows_out = Some(q);
         solver_objective = Some(sign * s.objective * scale);
+        if matches!(s.status, LpStatus::TimeLimit | LpStatus::IterationLimit) {
+            notes.push(format!(
+                "round {round}: the LP stopped early ({}), so its point may violate rows and row sums; certification repairs it",
+                s.status
+            ));
+            status = Status::from_lp(s.status);
+            break;
+        }
         if added == 0 {
             notes.push(format!(
                 "ratio rows added as violated: {round} rounds ({warm_rounds} re-optimized from the previous basis), {encoded} of {} rows encoded",
