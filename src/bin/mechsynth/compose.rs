@@ -8,7 +8,7 @@ use anyhow::Result;
 use mechsynth::compose::{compose, report::ComposeOptions, ComposeError, ComposeReport};
 use mechsynth::AuditSpec;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Products above this many entries announce themselves on stderr (they take over a second
 /// with --delta-prime).
@@ -46,16 +46,9 @@ pub struct ComposeArgs {
 
 /// The deadline `--time-limit` sets, counted from now; bad input unless finite and > 0.
 fn deadline_of(time_limit: Option<f64>) -> Result<Option<Instant>> {
-    match time_limit {
-        None => Ok(None),
-        Some(t) if t.is_finite() && t > 0.0 => {
-            Ok(Some(Instant::now() + Duration::from_secs_f64(t)))
-        }
-        Some(t) => Err(UsageError(format!(
-            "invalid `--time-limit` = {t}: must be a positive number of seconds"
-        ))
-        .into()),
-    }
+    time_limit
+        .map(|t| crate::input::deadline_after(Instant::now(), t))
+        .transpose()
 }
 
 /// Whether `error` is the time limit running out.

@@ -243,12 +243,7 @@ pub fn run(args: ContinuousArgs) -> Result<u8> {
     }
     let started = std::time::Instant::now();
     let deadline = match args.time_limit {
-        Some(t) if t.is_finite() && t > 0.0 => {
-            Some((started + std::time::Duration::from_secs_f64(t), t))
-        }
-        Some(t) => bail!(UsageError(format!(
-            "invalid `--time-limit` = {t}: must be > 0"
-        ))),
+        Some(t) => Some((crate::input::deadline_after(started, t)?, t)),
         None => None,
     };
     let last = std::cell::Cell::new(0.0f64);

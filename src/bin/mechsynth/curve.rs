@@ -70,12 +70,7 @@ pub struct CurveArgs {
 }
 
 fn positive(flag: &str, v: f64) -> Result<()> {
-    if !(v.is_finite() && v > 0.0) {
-        bail!(UsageError(format!(
-            "invalid `{flag}` = {v}: must be a positive number of seconds"
-        )));
-    }
-    Ok(())
+    crate::input::check_seconds(flag, v)
 }
 
 /// The grid from the flags (at most one) or the `[curve]` section.

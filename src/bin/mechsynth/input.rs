@@ -99,12 +99,39 @@ pub fn open(
     ))
 }
 
-/// Check a `--time-limit` value.
-pub fn check_time_limit(limit: f64) -> Result<()> {
-    if !(limit.is_finite() && limit > 0.0) {
+/// The largest time limit accepted, in seconds (about 31 years): beyond it a deadline is no
+/// longer representable on every platform, and no run needs one.
+pub const MAX_TIME_LIMIT_SECONDS: f64 = 1e9;
+
+/// Check a time-limit value given with `flag`: a positive number of seconds, at most
+/// [`MAX_TIME_LIMIT_SECONDS`].
+pub fn check_seconds(flag: &str, limit: f64) -> Result<()> {
+    if !(limit.is_finite() && limit > 0.0 && limit <= MAX_TIME_LIMIT_SECONDS) {
         anyhow::bail!(crate::common::UsageError(format!(
-            "invalid `--time-limit` = {limit}: must be a positive number of seconds"
+            "invalid `{flag}` = {}: must be a positive number of seconds, at most {MAX_TIME_LIMIT_SECONDS:e}",
+            show_number(limit)
         )));
     }
     Ok(())
+}
+
+/// Check a `--time-limit` value.
+pub fn check_time_limit(limit: f64) -> Result<()> {
+    check_seconds("--time-limit", limit)
+}
+
+/// The deadline `limit` seconds after `start`, once `limit` passes [`check_time_limit`].
+pub fn deadline_after(start: Instant, limit: f64) -> Result<Instant> {
+    check_time_limit(limit)?;
+    Ok(start + Duration::from_secs_f64(limit))
+}
+
+/// A number for a message: plain between 1e-4 and 1e9, in scientific notation otherwise (so
+/// 1e-300 does not print as 300 digits).
+pub fn show_number(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() || (1e-4..1e9).contains(&x.abs()) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
 }

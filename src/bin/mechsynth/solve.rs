@@ -74,12 +74,7 @@ pub fn run(args: SolveArgs) -> Result<u8> {
         }
         spec.set_epsilon(e);
     }
-    if !(args.time_limit.is_finite() && args.time_limit > 0.0) {
-        bail!(UsageError(format!(
-            "invalid `--time-limit` = {}: must be a positive number of seconds",
-            args.time_limit
-        )));
-    }
+    crate::input::check_time_limit(args.time_limit)?;
     if !(args.gap.is_finite() && (0.0..1.0).contains(&args.gap)) {
         bail!(UsageError(format!(
             "invalid `--gap` = {}: must be a relative gap in [0, 1)",

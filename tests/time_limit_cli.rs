@@ -1,0 +1,78 @@
+//! `--time-limit` on every subcommand that takes one: a value past the documented maximum
+//! (1e9 s), zero, a negative or a non-finite value is bad input (exit 2) naming the flag, never
+//! a panic (a deadline of 1e20 s after now cannot be represented).
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn problem(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("problems")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn answers() -> String {
+    let path = std::env::temp_dir().join(format!("time-limit-answers-{}.txt", std::process::id()));
+    std::fs::write(&path, "0\n1\n2\n").unwrap();
+    path.display().to_string()
+}
+
+fn channel() -> String {
+    let path = std::env::temp_dir().join(format!("time-limit-channel-{}.toml", std::process::id()));
+    std::fs::write(
+        &path,
+        "prior = [0.5, 0.5]\n[channel]\nrows = [[0.75, 0.25], [0.25, 0.75]]\n",
+    )
+    .unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn out_of_range_time_limits_exit_2_naming_the_flag_on_every_subcommand() {
+    let hamming = problem("ldp-hamming-5.toml");
+    let gaussian = problem("continuous-gaussian-lip.toml");
+    let answers = answers();
+    let channel = channel();
+    let krr = ["--baseline", "k-rr", "--epsilon", "1", "--size", "4"];
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["solve", &hamming],
+        vec!["curve", &hamming, "--epsilons", "1,2"],
+        vec!["compose", &channel, "--releases", "2"],
+        vec!["continuous", &gaussian],
+        vec!["plan", "--size", "4", "--rmse", "0.01", "--epsilon", "1"],
+        [
+            &["simulate"][..],
+            &krr,
+            &["--users", "100", "--trials", "3"],
+        ]
+        .concat(),
+        [&["privatize"][..], &krr, &[answers.as_str()]].concat(),
+        [&["estimate"][..], &krr, &[answers.as_str()]].concat(),
+    ];
+    for case in &cases {
+        for bad in ["1e20", "1.8e19", "2e9", "0", "-1", "NaN", "inf"] {
+            let out = Command::new(env!("CARGO_BIN_EXE_mechsynth"))
+                .args(case)
+                .arg(format!("--time-limit={bad}"))
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{case:?} {bad}: {stderr}");
+            assert!(
+                stderr.contains("`--time-limit`"),
+                "{case:?} {bad}: {stderr}"
+            );
+            assert!(!stderr.contains("panicked"), "{case:?} {bad}: {stderr}");
+        }
+        // A large but valid limit runs.
+        let out = Command::new(env!("CARGO_BIN_EXE_mechsynth"))
+            .args(case)
+            .args(["--time-limit", "1e9"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{case:?} 1e9: {stderr}");
+    }
+}
