@@ -36,6 +36,11 @@ pub enum OracleSpec {
     Olh,
 }
 
+/// The smallest eps a frequency oracle accepts: there `p - q` (about `eps / 4` for unary
+/// encoding) is still about 1e6 times the rounding error of `p` and `q` (1e-16), so the
+/// estimator's divisor is accurate to about 1e-6 relative.
+pub const MIN_ORACLE_EPSILON: f64 = 1e-9;
+
 impl OracleSpec {
     /// Every oracle.
     pub const ALL: [OracleSpec; 3] = [OracleSpec::Sue, OracleSpec::Oue, OracleSpec::Olh];
@@ -48,6 +53,13 @@ impl OracleSpec {
                 "--epsilon",
                 eps,
                 "a frequency oracle needs eps > 0 and at least 2 symbols",
+            ));
+        }
+        if eps < MIN_ORACLE_EPSILON {
+            return Err(CollectError::invalid(
+                "--epsilon",
+                eps,
+                format!("a frequency oracle needs eps >= {MIN_ORACLE_EPSILON:e}: below it the two report probabilities p and q differ by less than their rounding allows to resolve (p - q is about eps/4), and the unbiased estimator divides by p - q"),
             ));
         }
         Ok(match self {
@@ -237,5 +249,22 @@ mod tests {
         let olh = OracleSpec::Olh.build(4, 1.0).unwrap();
         assert!(olh.parse("ff:9", 1).is_err());
         assert!(olh.parse("ff:2", 1).is_ok());
+    }
+
+    /// At eps = 1e-17 the unary-encoding probabilities round to p = q = 1/2 and every estimate
+    /// was NaN (or a variance of 0 and "1 user needed"); such eps are refused, naming the key.
+    /// At the smallest accepted eps, p - q keeps its value eps/4 to 1e-6 relative.
+    #[test]
+    fn an_epsilon_too_small_to_resolve_p_from_q_is_refused() {
+        for spec in OracleSpec::ALL {
+            for eps in [1e-17, 1e-12, 0.5 * MIN_ORACLE_EPSILON] {
+                let e = spec.build(4, eps).err().expect("refused").to_string();
+                assert!(e.contains("--epsilon"), "{e}");
+            }
+        }
+        let sue = OracleSpec::Sue.build(4, MIN_ORACLE_EPSILON).unwrap();
+        // p - q = (e^(eps/2) - 1) / (e^(eps/2) + 1) = tanh(eps / 4).
+        let exact = (MIN_ORACLE_EPSILON / 4.0).tanh();
+        assert!(((sue.p() - sue.q()) / exact - 1.0).abs() < 1e-6);
     }
 }
