@@ -61,6 +61,12 @@ pub enum CollectError {
         /// Why (the channel is singular for it).
         reason: String,
     },
+    /// The time limit ran out before the result could be computed.
+    #[error("time limit: {what}")]
+    TimeLimit {
+        /// What was not finished.
+        what: String,
+    },
     /// Reading or writing failed.
     #[error("{action} {path}: {source}")]
     Io {
@@ -89,7 +95,10 @@ impl CollectError {
 
     /// Whether the error is about the input (bad file, record, option): exit code 2.
     pub fn is_bad_input(&self) -> bool {
-        !matches!(self, CollectError::Io { .. })
+        !matches!(
+            self,
+            CollectError::Io { .. } | CollectError::TimeLimit { .. }
+        )
     }
 }
 

@@ -34,7 +34,9 @@ pub fn classify(error: anyhow::Error) -> Failure {
     let code = if error.downcast_ref::<ProblemError>().is_some() {
         2
     } else if let Some(e) = error.downcast_ref::<mechsynth::collect::CollectError>() {
-        if e.is_bad_input() {
+        if matches!(e, mechsynth::collect::CollectError::TimeLimit { .. }) {
+            4
+        } else if e.is_bad_input() {
             2
         } else {
             1

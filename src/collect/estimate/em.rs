@@ -6,6 +6,7 @@
 
 use super::Estimator;
 use crate::collect::{CollectError, Model};
+use std::time::Instant;
 
 /// EM stops when a plain step changes every frequency by at most this.
 pub const EM_TOLERANCE: f64 = 1e-10;
@@ -23,6 +24,8 @@ pub struct EmResult {
     pub converged: bool,
     /// The log-likelihood per report, `sum_y c_y ln lambda_y`.
     pub log_likelihood: f64,
+    /// Whether the deadline stopped it before convergence.
+    pub timed_out: bool,
 }
 
 /// Dense row-major channel for the EM steps.
@@ -85,6 +88,20 @@ fn max_change(a: &[f64], b: &[f64]) -> f64 {
 
 /// Maximize `sum_y c_y ln (Q^T pi)_y` over distributions `pi`.
 pub fn em(model: &Model, c: &[f64], tolerance: f64, max_iterations: usize) -> EmResult {
+    em_until(model, c, tolerance, max_iterations, None)
+}
+
+/// Plain EM steps between two looks at the clock.
+const STEPS_PER_CLOCK_CHECK: usize = 64;
+
+/// [`em`], stopping (not converged, `timed_out`) once `deadline` has passed.
+pub fn em_until(
+    model: &Model,
+    c: &[f64],
+    tolerance: f64,
+    max_iterations: usize,
+    deadline: Option<Instant>,
+) -> EmResult {
     let d = Dense::new(model);
     let (n, m) = (d.n, d.m);
     let mut pi = vec![1.0 / n as f64; n];
@@ -92,7 +109,16 @@ pub fn em(model: &Model, c: &[f64], tolerance: f64, max_iterations: usize) -> Em
     let mut lambda = vec![0.0; m];
     let mut iterations = 0;
     let mut converged = false;
+    let mut timed_out = false;
+    let mut next_check = STEPS_PER_CLOCK_CHECK;
     while iterations < max_iterations {
+        if iterations >= next_check {
+            next_check = iterations + STEPS_PER_CLOCK_CHECK;
+            if deadline.is_some_and(|d| Instant::now() > d) {
+                timed_out = true;
+                break;
+            }
+        }
         d.step(&pi, c, &mut lambda, &mut p1);
         iterations += 1;
         if max_change(&pi, &p1) <= tolerance {
@@ -131,6 +157,7 @@ pub fn em(model: &Model, c: &[f64], tolerance: f64, max_iterations: usize) -> Em
         iterations,
         converged,
         log_likelihood,
+        timed_out,
     }
 }
 
@@ -141,6 +168,8 @@ pub struct EmEstimator {
     pub tolerance: f64,
     /// Most plain EM steps.
     pub max_iterations: usize,
+    /// EM stops with [`CollectError::TimeLimit`] once this has passed.
+    pub deadline: Option<Instant>,
 }
 
 impl Default for EmEstimator {
@@ -148,6 +177,7 @@ impl Default for EmEstimator {
         EmEstimator {
             tolerance: EM_TOLERANCE,
             max_iterations: EM_MAX_ITERATIONS,
+            deadline: None,
         }
     }
 }
@@ -158,7 +188,12 @@ impl Estimator for EmEstimator {
     }
 
     fn frequencies(&self, model: &Model, c: &[f64]) -> Result<Vec<f64>, CollectError> {
-        let r = em(model, c, self.tolerance, self.max_iterations);
+        let r = em_until(model, c, self.tolerance, self.max_iterations, self.deadline);
+        if r.timed_out {
+            return Err(CollectError::TimeLimit {
+                what: format!("EM stopped after {} steps, before converging", r.iterations),
+            });
+        }
         if !r.converged {
             return Err(CollectError::NotEstimable {
                 what: "the EM estimate".into(),

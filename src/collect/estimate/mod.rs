@@ -16,7 +16,7 @@ mod projected;
 mod query;
 
 pub use bootstrap::{bootstrap, bootstrap_interval};
-pub use em::{em, EmEstimator, EmResult, EM_MAX_ITERATIONS, EM_TOLERANCE};
+pub use em::{em, em_until, EmEstimator, EmResult, EM_MAX_ITERATIONS, EM_TOLERANCE};
 pub use inversion::Inversion;
 pub use posterior::{posterior_matrix, posterior_moments, PosteriorMean};
 pub use projected::ProjectedInversion;
@@ -106,10 +106,19 @@ impl EstimatorSpec {
 
     /// The estimator.
     pub fn build(self) -> Box<dyn Estimator> {
+        self.build_until(None)
+    }
+
+    /// The estimator, stopping iterative fits (EM) with a time-limit error once `deadline`
+    /// has passed.
+    pub fn build_until(self, deadline: Option<std::time::Instant>) -> Box<dyn Estimator> {
         match self {
             EstimatorSpec::Inversion => Box::new(Inversion::default()),
             EstimatorSpec::Projected => Box::new(ProjectedInversion::default()),
-            EstimatorSpec::Em => Box::new(EmEstimator::default()),
+            EstimatorSpec::Em => Box::new(EmEstimator {
+                deadline,
+                ..EmEstimator::default()
+            }),
             EstimatorSpec::PosteriorMean => Box::new(PosteriorMean),
         }
     }
@@ -260,8 +269,14 @@ pub fn estimate(
     let identifiable = Inversion::default();
     let mut estimates = Vec::new();
     for spec in &options.estimators {
-        let est = spec.build();
+        let est = spec.build_until(options.deadline);
+        if let Some(p) = &options.progress {
+            p(&format!("{}: point estimate", est.name()));
+        }
         let point = est.frequencies(model, &c);
+        if let Err(e @ CollectError::TimeLimit { .. }) = point {
+            return Err(e);
+        }
         match (&point, spec) {
             (Ok(pi), EstimatorSpec::Inversion) => {
                 let negative: Vec<&str> = (0..pi.len())
@@ -276,6 +291,7 @@ pub fn estimate(
             _ => {}
         }
         let mut replicates: Option<Vec<Vec<f64>>> = None;
+        let mut time_out: Option<String> = None;
         for (name, w, scaled) in &queries {
             let scale = if *scaled { n } else { 1.0 };
             let (estimate, kind) = match est.linear(model, &c, n, w) {
@@ -300,6 +316,15 @@ pub fn estimate(
                     (Ok(pi), Ok(_)) => {
                         let reps = replicates.get_or_insert_with(|| {
                             let r = bootstrap(est.as_ref(), model, &c, users, options, rng);
+                            let late = options.deadline.is_some_and(|d| std::time::Instant::now() > d);
+                            if late && r.len() < MIN_BOOTSTRAP {
+                                time_out = Some(format!(
+                                    "{}: {} of {} bootstrap replicates by the deadline, fewer than the {MIN_BOOTSTRAP} an interval needs",
+                                    est.name(),
+                                    r.len(),
+                                    options.bootstrap
+                                ));
+                            }
                             if r.len() < options.bootstrap {
                                 warnings.push(format!(
                                     "{}: {} of {} bootstrap replicates (time limit, or the estimator failed on some)",
@@ -326,6 +351,9 @@ pub fn estimate(
                 estimate,
                 interval: kind,
             });
+        }
+        if let Some(what) = time_out {
+            return Err(CollectError::TimeLimit { what });
         }
     }
     Ok(EstimateReport {
