@@ -258,6 +258,53 @@ fn optimum_row(
     })
 }
 
+impl SeriesSource {
+    /// The name of the certified series this source writes for `spec` (`None` for the
+    /// registry, whose series are the mechanisms that apply).
+    pub fn certified_name(&self, spec: &ProblemSpec) -> Option<String> {
+        match self {
+            SeriesSource::Optimum => {
+                let notions: Vec<&str> = spec.privacy.iter().map(|p| p.notion()).collect();
+                Some(format!("optimum {}", notions.join("+")))
+            }
+            SeriesSource::Compare(c) => Some(c.name()),
+            SeriesSource::Registry => None,
+        }
+    }
+}
+
+/// Check that the rows of a CSV to resume were written by the same curve: every certified
+/// series in it (named `optimum ...`) is one that `sources` write for `spec`.
+pub fn check_resumable(
+    previous: &[Row],
+    sources: &[SeriesSource],
+    spec: &ProblemSpec,
+    path: &str,
+) -> Result<(), CurveError> {
+    let expected: Vec<String> = sources
+        .iter()
+        .filter_map(|s| s.certified_name(spec))
+        .collect();
+    match previous
+        .iter()
+        .find(|r| r.series.starts_with("optimum") && !expected.contains(&r.series))
+    {
+        Some(r) => Err(CurveError::Resume {
+            path: path.into(),
+            reason: format!(
+                "it holds the series `{}`, which this curve does not write (it writes {}); it was written for another problem or other options",
+                r.series,
+                expected
+                    .iter()
+                    .map(|e| format!("`{e}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }),
+        None => Ok(()),
+    }
+}
+
 impl Series for SeriesSource {
     fn rows(
         &self,
@@ -267,8 +314,7 @@ impl Series for SeriesSource {
     ) -> Result<Vec<Row>, CurveError> {
         match self {
             SeriesSource::Optimum => {
-                let notions: Vec<&str> = spec.privacy.iter().map(|p| p.notion()).collect();
-                let name = format!("optimum {}", notions.join("+"));
+                let name = self.certified_name(spec).unwrap_or_default();
                 Ok(vec![optimum_row(spec.clone(), name, x, options)?])
             }
             SeriesSource::Compare(c) => Ok(vec![optimum_row(

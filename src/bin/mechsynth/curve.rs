@@ -167,6 +167,14 @@ pub fn run(args: CurveArgs) -> Result<u8> {
         time_limit: args.time_limit,
         ..CurveOptions::default()
     };
+    if let Some(out) = &args.output {
+        mechsynth::curve::check_resumable(
+            &previous,
+            &sources,
+            &file.problem,
+            &out.display().to_string(),
+        )?;
+    }
     options.done = previous.iter().map(|r| r.x.to_bits()).collect();
     let todo = grid
         .values
