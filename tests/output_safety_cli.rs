@@ -41,7 +41,11 @@ fn stderr(o: &Output) -> String {
 fn assert_refused(o: &Output, flag: &str) {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(o));
     let named = format!("invalid `{flag}` = ");
-    assert!(stderr(o).contains(&named), "expected {named}: {}", stderr(o));
+    assert!(
+        stderr(o).contains(&named),
+        "expected {named}: {}",
+        stderr(o)
+    );
 }
 
 /// A channel file for compose, transfer and privatize: 2-RR at eps = ln 3 on a binary domain.
@@ -73,7 +77,14 @@ fn sweep_outputs_never_replace_inputs_and_need_force() {
     write_channel(&dir);
     let channel_bytes = std::fs::read(dir.join("ch.toml")).unwrap();
     let compose = ["compose", "ch.toml", "--sweep", "releases=1,2"];
-    let transfer = ["transfer", "ch.toml", "--prior", "0.5,0.5", "--sweep", "samples=10,100"];
+    let transfer = [
+        "transfer",
+        "ch.toml",
+        "--prior",
+        "0.5,0.5",
+        "--sweep",
+        "samples=10,100",
+    ];
     for base in [&compose[..], &transfer[..]] {
         for flag in ["--csv", "--svg"] {
             let o = run_in(&dir, &[base, &[flag, "ch.toml", "--force"]].concat());
@@ -84,7 +95,10 @@ fn sweep_outputs_never_replace_inputs_and_need_force() {
         std::fs::write(dir.join("old.csv"), "keep me\n").unwrap();
         let o = run_in(&dir, &[base, &["--csv", "old.csv"]].concat());
         assert_refused(&o, "--csv");
-        assert_eq!(std::fs::read_to_string(dir.join("old.csv")).unwrap(), "keep me\n");
+        assert_eq!(
+            std::fs::read_to_string(dir.join("old.csv")).unwrap(),
+            "keep me\n"
+        );
         let o = run_in(&dir, &[base, &["--csv", "old.csv", "--force"]].concat());
         assert!(o.status.success(), "{}", stderr(&o));
         let text = std::fs::read_to_string(dir.join("old.csv")).unwrap();
@@ -112,7 +126,10 @@ fn emit_problem_and_svg_errors_name_their_flag() {
     ];
     let o = run_in(&dir, &args);
     assert_refused(&o, "--emit-problem");
-    assert_eq!(std::fs::read_to_string(dir.join("emit.toml")).unwrap(), "old\n");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("emit.toml")).unwrap(),
+        "old\n"
+    );
     let o = run_in(&dir, &[&args[..], &["--force"]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     let written = std::fs::read_to_string(dir.join("emit.toml")).unwrap();
@@ -133,7 +150,10 @@ fn emit_problem_and_svg_errors_name_their_flag() {
         let o = run_in(&dir, &cmd);
         assert_refused(&o, "--svg");
         assert!(!stderr(&o).contains("`-o`"), "{}", stderr(&o));
-        assert_eq!(std::fs::read_to_string(dir.join("old.svg")).unwrap(), "old\n");
+        assert_eq!(
+            std::fs::read_to_string(dir.join("old.svg")).unwrap(),
+            "old\n"
+        );
     }
 }
 
@@ -148,19 +168,32 @@ fn two_outputs_on_one_file_are_refused() {
         }
         let o = run_in(
             &dir,
-            &["solve", "p.toml", "-o", "o1.txt", "--svg", "o1.txt", "--force"],
+            &[
+                "solve", "p.toml", "-o", "o1.txt", "--svg", "o1.txt", "--force",
+            ],
         );
         assert_refused(&o, "--svg");
         assert!(stderr(&o).contains("`-o`"), "{}", stderr(&o));
     }
-    assert_eq!(std::fs::read_to_string(dir.join("o1.txt")).unwrap(), "old\n");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("o1.txt")).unwrap(),
+        "old\n"
+    );
     let o = run_in(
         &dir,
-        &["continuous", "--prior", "normal(0,1)", "--epsilon", "1", "--delta", "0.01"]
-            .iter()
-            .chain(&["--sweep", "epsilon=1,2", "--csv", "same", "--svg", "./same"])
-            .copied()
-            .collect::<Vec<_>>(),
+        &[
+            "continuous",
+            "--prior",
+            "normal(0,1)",
+            "--epsilon",
+            "1",
+            "--delta",
+            "0.01",
+        ]
+        .iter()
+        .chain(&["--sweep", "epsilon=1,2", "--csv", "same", "--svg", "./same"])
+        .copied()
+        .collect::<Vec<_>>(),
     );
     assert_refused(&o, "--svg");
     assert!(!dir.join("same").exists());
@@ -198,7 +231,15 @@ fn files_read_through_the_inputs_are_inputs() {
     for cmd in [
         vec!["solve", "pc/p.toml", "-o", "pc/pts.csv", "--force"],
         vec!["solve", "pc/p.toml", "--svg", "pc/pts.csv", "--force"],
-        vec!["curve", "pc/p.toml", "--epsilons", "1", "-o", "pc/pts.csv", "--force"],
+        vec![
+            "curve",
+            "pc/p.toml",
+            "--epsilons",
+            "1",
+            "-o",
+            "pc/pts.csv",
+            "--force",
+        ],
     ] {
         let o = run_in(&dir, &cmd);
         assert_refused(&o, cmd[cmd.len() - 3]);
@@ -212,7 +253,11 @@ fn files_read_through_the_inputs_are_inputs() {
     let cases: [(&[&str], &str, &[u8]); 3] = [
         (&["--channel", "ch.toml"], "ch.toml", &channel_bytes),
         (&["--channel", "ch.toml"], "records.txt", &records),
-        (&["--oracle", "oue", "--epsilon", "1", "--domain", "pc/p.toml"], "pc/pts.csv", &points),
+        (
+            &["--oracle", "oue", "--epsilon", "1", "--domain", "pc/p.toml"],
+            "pc/pts.csv",
+            &points,
+        ),
     ];
     for (mechanism, target, bytes) in cases {
         let o = run_in(
@@ -220,7 +265,16 @@ fn files_read_through_the_inputs_are_inputs() {
             &[
                 &["privatize"][..],
                 mechanism,
-                &["records.txt", "--match", "index", "--seed", "1", "-o", target, "--force"],
+                &[
+                    "records.txt",
+                    "--match",
+                    "index",
+                    "--seed",
+                    "1",
+                    "-o",
+                    target,
+                    "--force",
+                ],
             ]
             .concat(),
         );
@@ -233,7 +287,12 @@ fn files_read_through_the_inputs_are_inputs() {
         &dir,
         &["compose", "ch.toml", "--sweep", "releases=1,2"]
             .iter()
-            .chain(&["--series-over", "channel=a=ch.toml|b=ch2.toml", "--csv", "ch2.toml"])
+            .chain(&[
+                "--series-over",
+                "channel=a=ch.toml|b=ch2.toml",
+                "--csv",
+                "ch2.toml",
+            ])
             .chain(&["--force"])
             .copied()
             .collect::<Vec<_>>(),
@@ -250,7 +309,10 @@ fn files_read_through_the_inputs_are_inputs() {
             .collect::<Vec<_>>(),
     );
     assert_refused(&o, "--svg");
-    assert_eq!(std::fs::read_to_string(dir.join("data.csv")).unwrap(), "v\n0\n1\n1\n");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("data.csv")).unwrap(),
+        "v\n0\n1\n1\n"
+    );
 }
 
 /// Item 6: `--domain FILE` reads the points CSV next to FILE, from any working directory.
@@ -261,26 +323,71 @@ fn domain_points_file_is_relative_to_the_domain_file() {
     let domain = domain.to_str().unwrap();
     let plan = run_in(
         &elsewhere,
-        &["plan", "--domain", domain, "--rmse", "0.01", "--epsilon", "1"],
+        &[
+            "plan",
+            "--domain",
+            domain,
+            "--rmse",
+            "0.01",
+            "--epsilon",
+            "1",
+        ],
     );
     assert!(plan.status.success(), "{}", stderr(&plan));
     std::fs::write(elsewhere.join("records.txt"), "0\n1\n2\n").unwrap();
     let privatize = run_in(
         &elsewhere,
-        &["privatize", "--oracle", "oue", "--epsilon", "1", "--domain", domain]
-            .iter()
-            .chain(&["--match", "index", "--seed", "1", "records.txt"])
-            .copied()
-            .collect::<Vec<_>>(),
+        &[
+            "privatize",
+            "--oracle",
+            "oue",
+            "--epsilon",
+            "1",
+            "--domain",
+            domain,
+        ]
+        .iter()
+        .chain(&["--match", "index", "--seed", "1", "records.txt"])
+        .copied()
+        .collect::<Vec<_>>(),
     );
     assert!(privatize.status.success(), "{}", stderr(&privatize));
     let simulate = run_in(
         &elsewhere,
-        &["simulate", "--oracle", "oue", "--epsilon", "1", "--domain", domain]
-            .iter()
-            .chain(&["--users", "100", "--trials", "2", "--seed", "1"])
-            .copied()
-            .collect::<Vec<_>>(),
+        &[
+            "simulate",
+            "--oracle",
+            "oue",
+            "--epsilon",
+            "1",
+            "--domain",
+            domain,
+        ]
+        .iter()
+        .chain(&["--users", "100", "--trials", "2", "--seed", "1"])
+        .copied()
+        .collect::<Vec<_>>(),
     );
     assert!(simulate.status.success(), "{}", stderr(&simulate));
+}
+
+/// `figures` writes `<stem>.csv` next to nothing it reads: a manifest's points CSV of the same
+/// name in --out is refused even with --force.
+#[test]
+fn figures_never_replace_a_manifests_points_file() {
+    let dir = scratch("figures");
+    std::fs::write(dir.join("m.csv"), "name,x,y\na,0,0\nb,1,0\n").unwrap();
+    std::fs::write(
+        dir.join("m.toml"),
+        "[domain]\npoints = { file = \"m.csv\", x = \"x\", y = \"y\", label = \"name\" }\n\
+         [[privacy]]\nnotion = \"ldp\"\nepsilon = 1.0\n\
+         [objective]\nkind = \"expected-loss\"\nloss = \"hamming\"\n\
+         [curve]\ngrid = \"1\"\n",
+    )
+    .unwrap();
+    let points = std::fs::read(dir.join("m.csv")).unwrap();
+    let o = run_in(&dir, &["figures", ".", "--out", ".", "--force"]);
+    assert_refused(&o, "--out");
+    assert!(stderr(&o).contains("input file"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(dir.join("m.csv")).unwrap(), points);
 }

@@ -33,7 +33,10 @@ pub struct AuditArgs {
 /// it holds only up to rounding).
 pub fn run(args: AuditArgs) -> Result<u8> {
     if let Some(path) = &args.svg {
-        let output = crate::common::Output { flag: "--svg", path };
+        let output = crate::common::Output {
+            flag: "--svg",
+            path,
+        };
         let inputs = crate::common::channel_files(&args.file);
         crate::common::check_outputs(&[output], &inputs, args.force)?;
     }

@@ -152,14 +152,24 @@ pub fn run(args: CurveArgs) -> Result<u8> {
         outputs.push(Output { flag: "-o", path });
     }
     if let Some(path) = &args.svg {
-        outputs.push(Output { flag: "--svg", path });
+        outputs.push(Output {
+            flag: "--svg",
+            path,
+        });
     }
     // With --resume, -o is the CSV to continue: it may exist (it is still never an input).
     let resumed = args.resume && args.output.as_ref().is_some_and(|p| p.exists());
     check_outputs(&outputs, &inputs, args.force || resumed)?;
     if resumed && !args.force {
         if let Some(path) = &args.svg {
-            check_outputs(&[Output { flag: "--svg", path }], &inputs, false)?;
+            check_outputs(
+                &[Output {
+                    flag: "--svg",
+                    path,
+                }],
+                &inputs,
+                false,
+            )?;
         }
     }
     let mut previous: Vec<Row> = Vec::new();

@@ -1,7 +1,8 @@
 //! `mechsynth solve`: the optimal certified channel of a problem file.
 
 use crate::common::{
-    backend_of, check_outputs, domain_files, emit, Output, stderr_progress, Format, Solver, UsageError,
+    backend_of, check_outputs, domain_files, emit, stderr_progress, Format, Output, Solver,
+    UsageError,
 };
 use anyhow::{bail, Result};
 use mechsynth::solve::GapTolerance;
