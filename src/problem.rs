@@ -46,6 +46,14 @@ pub struct GridSpec {
 }
 
 impl DomainSpec {
+    /// Take a relative `points.file` relative to `dir`, the folder of the file this domain was
+    /// read from (as every file that embeds a `[domain]` does).
+    pub fn resolve_relative_to(&mut self, dir: &Path) {
+        if let Some(points) = &mut self.points {
+            points.resolve_relative_to(dir);
+        }
+    }
+
     /// Validate and build the domain.
     pub fn build(&self) -> Result<Domain, ProblemError> {
         let given: Vec<&str> = [
@@ -153,9 +161,8 @@ impl ProblemSpec {
         let value: toml::Table = toml::from_str(text).map_err(parse_error)?;
         check_shape(&value)?;
         let mut spec: Self = toml::from_str(text).map_err(parse_error)?;
-        if let Some(points) = &mut spec.domain.points {
-            points.resolve_relative_to(origin.parent().unwrap_or(Path::new("")));
-        }
+        spec.domain
+            .resolve_relative_to(origin.parent().unwrap_or(Path::new("")));
         Ok(spec)
     }
 

@@ -32,8 +32,13 @@ pub struct AuditArgs {
 /// Run `audit`; exit code 5 when a stated constraint is violated (with `--strict`, also when
 /// it holds only up to rounding).
 pub fn run(args: AuditArgs) -> Result<u8> {
-    if let Some(svg) = &args.svg {
-        crate::common::check_output_path(svg, &args.file, args.force)?;
+    if let Some(path) = &args.svg {
+        let output = crate::common::Output {
+            flag: "--svg",
+            path,
+        };
+        let inputs = crate::common::channel_files(&args.file);
+        crate::common::check_outputs(&[output], &inputs, args.force)?;
     }
     let spec = AuditSpec::load(&args.file)?;
     let mut report = audit(&spec)?;

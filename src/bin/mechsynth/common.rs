@@ -4,7 +4,7 @@ use anyhow::{bail, Context, Result};
 use clap::ValueEnum;
 use mechsynth::{BackendKind, ProblemError, SolveError};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum Format {
@@ -81,33 +81,112 @@ pub fn backend_of(solver: Solver) -> BackendKind {
     }
 }
 
-/// Refuse to write over the input file, or over any existing file without `--force`.
-pub fn check_output_path(out: &Path, input: &Path, force: bool) -> Result<()> {
-    if out.is_dir() {
-        bail!(UsageError(format!(
-            "invalid `-o` = {}: that is a directory; give a file path",
-            out.display()
-        )));
+/// One file a run will write: the flag that named it and the path.
+#[derive(Clone, Copy)]
+pub struct Output<'a> {
+    /// The flag as the user wrote it (`-o`, `--svg`, `--csv`, `--emit-problem`).
+    pub flag: &'static str,
+    /// Where the file goes.
+    pub path: &'a Path,
+}
+
+/// What makes two paths the same file: (device, inode) of an existing file on unix (so a hard
+/// link or a symlink to a file is that file), else the canonical path (for a file not yet
+/// there: its canonical folder and its name).
+#[derive(PartialEq, Eq, Debug)]
+enum Identity {
+    #[cfg(unix)]
+    Inode(u64, u64),
+    Path(PathBuf),
+}
+
+fn identity(path: &Path) -> Option<Identity> {
+    if let Ok(meta) = std::fs::metadata(path) {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            return Some(Identity::Inode(meta.dev(), meta.ino()));
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = meta;
+            return path.canonicalize().ok().map(Identity::Path);
+        }
     }
-    if out.exists() {
-        let same = match (out.canonicalize(), input.canonicalize()) {
-            (Ok(a), Ok(b)) => a == b,
-            _ => false,
+    let name = path.file_name()?;
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    parent
+        .canonicalize()
+        .ok()
+        .map(|dir| Identity::Path(dir.join(name)))
+}
+
+/// Check every file a run will write before anything is computed: none may be a folder, one
+/// of the run's `inputs` (compared as files, not as spellings: a hard link or symlink to an
+/// input is that input), or the same file as another output; an existing file is replaced
+/// only with `force`. Errors name the flag and its value (exit 2).
+pub fn check_outputs(outputs: &[Output], inputs: &[PathBuf], force: bool) -> Result<()> {
+    let input_ids: Vec<(&PathBuf, Identity)> = inputs
+        .iter()
+        .filter(|p| p.as_os_str() != "-")
+        .filter_map(|p| identity(p).map(|id| (p, id)))
+        .collect();
+    let mut seen: Vec<(&Output, Identity)> = Vec::new();
+    for out in outputs {
+        let shown = out.path.display();
+        if out.path.is_dir() {
+            bail!(UsageError(format!(
+                "invalid `{}` = {shown}: that is a directory; give a file path",
+                out.flag
+            )));
+        }
+        let Some(id) = identity(out.path) else {
+            continue; // its folder does not exist: writing fails with an I/O error
         };
-        if same {
+        if let Some((input, _)) = input_ids.iter().find(|(_, i)| *i == id) {
             bail!(UsageError(format!(
-                "invalid `-o` = {}: that is the input file; choose another path",
-                out.display()
+                "invalid `{}` = {shown}: that is the input file {}; choose another path",
+                out.flag,
+                input.display()
             )));
         }
-        if !force {
+        if let Some((other, _)) = seen.iter().find(|(_, i)| *i == id) {
             bail!(UsageError(format!(
-                "invalid `-o` = {}: the file exists; pass --force to replace it",
-                out.display()
+                "invalid `{}` = {shown}: `{}` = {} writes the same file; give each output its own path",
+                out.flag,
+                other.flag,
+                other.path.display()
             )));
         }
+        if out.path.exists() && !force {
+            bail!(UsageError(format!(
+                "invalid `{}` = {shown}: the file exists; pass --force to replace it",
+                out.flag
+            )));
+        }
+        seen.push((out, id));
     }
     Ok(())
+}
+
+/// The files a problem's `[domain]` reads (the `domain.points` CSV), as the loader resolved them.
+pub fn domain_files(domain: &mechsynth::problem::DomainSpec) -> Vec<PathBuf> {
+    domain.points.iter().map(|p| p.file.clone()).collect()
+}
+
+/// A channel file (TOML `[channel]` or a solve JSON report) and the files its domain reads.
+/// A file that cannot be parsed contributes itself only (loading it reports the error).
+pub fn channel_files(path: &Path) -> Vec<PathBuf> {
+    let mut files = vec![path.to_path_buf()];
+    if let Ok(spec) = mechsynth::AuditSpec::load(path) {
+        if let Some(domain) = &spec.domain {
+            files.extend(domain_files(domain));
+        }
+    }
+    files
 }
 
 pub fn emit(text: &str, output: Option<&Path>) -> Result<()> {

@@ -76,7 +76,11 @@ fn parse_priors(text: &str, n: usize) -> Result<Vec<Vec<f64>>> {
 pub fn run(args: ComposeArgs) -> Result<u8> {
     let deadline = deadline_of(args.time_limit)?;
     if args.sweep.sweep.is_some() {
-        return crate::sweep::run(&args.sweep, &args, &SWEEP_KEYS, set, |a| {
+        let inputs = |a: &ComposeArgs| {
+            let files = a.channels.iter().map(|c| crate::common::channel_files(c));
+            files.flatten().collect::<Vec<_>>()
+        };
+        let eval = |a: &ComposeArgs| {
             let report = match report(a, deadline) {
                 Ok(r) => r,
                 Err(e) if is_time_limit(&e) => return Err(NotComputed(e.to_string()).into()),
@@ -94,7 +98,8 @@ pub fn run(args: ComposeArgs) -> Result<u8> {
                 });
             }
             Ok(out)
-        });
+        };
+        return crate::sweep::run(&args.sweep, &args, &SWEEP_KEYS, set, eval, inputs);
     }
     let report = match report(&args, deadline) {
         Ok(r) => r,

@@ -225,7 +225,14 @@ fn csv(report: &Report) -> String {
 /// With --sweep, evaluate over a grid instead (see [`crate::sweep`]).
 pub fn run(args: ContinuousArgs) -> Result<u8> {
     if args.sweep.sweep.is_some() {
-        return crate::sweep::run(&args.sweep, &args, &sweep::KEYS, sweep::set, sweep::point);
+        return crate::sweep::run(
+            &args.sweep,
+            &args,
+            &sweep::KEYS,
+            sweep::set,
+            sweep::point,
+            sweep::inputs,
+        );
     }
     let req = request(&args)?;
     if let Some(noise) = args.noise {

@@ -1,6 +1,6 @@
 //! `mechsynth curve`: a problem over a grid of one parameter, as CSV (and SVG), resumable.
 
-use crate::common::{backend_of, check_output_path, emit, Solver, UsageError};
+use crate::common::{backend_of, check_outputs, domain_files, emit, Output, Solver, UsageError};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mechsynth::curve::{
@@ -140,18 +140,38 @@ pub fn run(args: CurveArgs) -> Result<u8> {
         args.mechanisms.clone()
     };
 
-    let mut previous: Vec<Row> = Vec::new();
-    if let Some(out) = &args.output {
-        if args.resume && out.exists() {
-            let text = std::fs::read_to_string(out)
-                .with_context(|| format!("cannot read {}", out.display()))?;
-            previous = parse_csv(&text, &out.display().to_string())?;
-        } else if !args.resume {
-            check_output_path(out, &args.file, args.force)?;
+    let mut inputs = vec![args.file.clone()];
+    inputs.extend(domain_files(&file.problem.domain));
+    let mut outputs: Vec<Output> = Vec::new();
+    if let Some(path) = &args.output {
+        outputs.push(Output { flag: "-o", path });
+    }
+    if let Some(path) = &args.svg {
+        outputs.push(Output {
+            flag: "--svg",
+            path,
+        });
+    }
+    // With --resume, -o is the CSV to continue: it may exist (it is still never an input).
+    let resumed = args.resume && args.output.as_ref().is_some_and(|p| p.exists());
+    check_outputs(&outputs, &inputs, args.force || resumed)?;
+    if resumed && !args.force {
+        if let Some(path) = &args.svg {
+            check_outputs(
+                &[Output {
+                    flag: "--svg",
+                    path,
+                }],
+                &inputs,
+                false,
+            )?;
         }
     }
-    if let Some(svg) = &args.svg {
-        check_output_path(svg, &args.file, args.force)?;
+    let mut previous: Vec<Row> = Vec::new();
+    if let (true, Some(out)) = (resumed, &args.output) {
+        let text = std::fs::read_to_string(out)
+            .with_context(|| format!("cannot read {}", out.display()))?;
+        previous = parse_csv(&text, &out.display().to_string())?;
     }
 
     let mut options = CurveOptions {

@@ -1,6 +1,6 @@
 //! `mechsynth figures`: regenerate every figure manifest's CSV and SVG.
 
-use crate::common::UsageError;
+use crate::common::{check_outputs, domain_files, Output, UsageError};
 use anyhow::{bail, Context, Result};
 use mechsynth::curve::{figure_manifests, run_figure, CurveOptions};
 use std::path::PathBuf;
@@ -13,7 +13,7 @@ pub struct FiguresArgs {
     /// Where the CSV and SVG files go (created if missing).
     #[arg(long, default_value = "figures/out")]
     out: PathBuf,
-    /// Allow replacing existing CSV and SVG files in --out.
+    /// Allow replacing existing CSV and SVG files in --out (never a manifest or a file it reads).
     #[arg(long)]
     force: bool,
     /// Time limit of each point in seconds.
@@ -44,24 +44,30 @@ pub fn run(args: FiguresArgs) -> Result<u8> {
     }
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
-    if !args.force {
-        for m in &manifests {
-            let stem = m
-                .file_stem()
-                .map(|s| s.to_string_lossy().to_string())
-                .unwrap_or_default();
-            for ext in ["csv", "svg"] {
-                let p = args.out.join(format!("{stem}.{ext}"));
-                if p.exists() {
-                    bail!(UsageError(format!(
-                        "invalid `--out` = {}: {} exists; pass --force to replace it",
-                        args.out.display(),
-                        p.display()
-                    )));
-                }
-            }
+    // Every manifest writes `<stem>.csv` and `<stem>.svg` into --out; none may be a manifest
+    // or a file a manifest reads, and an existing one is replaced only with --force.
+    let mut inputs = manifests.clone();
+    let mut paths = Vec::new();
+    for m in &manifests {
+        if let Ok(file) = mechsynth::curve::load_curve_file(m) {
+            inputs.extend(domain_files(&file.problem.domain));
+        }
+        let stem = m
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default();
+        for ext in ["csv", "svg"] {
+            paths.push(args.out.join(format!("{stem}.{ext}")));
         }
     }
+    let outputs: Vec<Output> = paths
+        .iter()
+        .map(|path| Output {
+            flag: "--out",
+            path,
+        })
+        .collect();
+    check_outputs(&outputs, &inputs, args.force)?;
     let options = CurveOptions {
         point_time_limit: Some(args.point_time_limit),
         ..CurveOptions::default()

@@ -77,7 +77,9 @@ impl Mechanism {
     }
 }
 
-fn load_domain(path: &Path) -> Result<Domain> {
+/// The `[domain]` table of a `--domain` file, its points file taken relative to the file's
+/// folder (as a problem file's).
+fn domain_spec(path: &Path) -> Result<DomainSpec> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let value: toml::Table = toml::from_str(&text)
@@ -88,14 +90,35 @@ fn load_domain(path: &Path) -> Result<Domain> {
             path.display()
         )));
     };
-    let spec: DomainSpec = domain
+    let mut spec: DomainSpec = domain
         .clone()
         .try_into()
         .map_err(|e| UsageError(format!("{}: `domain`: {e}", path.display())))?;
-    Ok(spec.build()?)
+    spec.resolve_relative_to(path.parent().unwrap_or(Path::new("")));
+    Ok(spec)
+}
+
+fn load_domain(path: &Path) -> Result<Domain> {
+    Ok(domain_spec(path)?.build()?)
 }
 
 impl MechanismArgs {
+    /// Every file the flags make the run read: the channel file or the `--domain` file, and
+    /// the files their domain reads (for the output check).
+    pub fn input_files(&self) -> Vec<PathBuf> {
+        let mut files = Vec::new();
+        if let Some(path) = &self.channel {
+            files.extend(crate::common::channel_files(path));
+        }
+        if let Some(path) = &self.domain {
+            files.push(path.clone());
+            if let Ok(spec) = domain_spec(path) {
+                files.extend(crate::common::domain_files(&spec));
+            }
+        }
+        files
+    }
+
     pub fn baseline_domain(&self) -> Result<Domain> {
         match (&self.domain, self.size) {
             (Some(path), _) => load_domain(path),

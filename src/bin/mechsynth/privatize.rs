@@ -1,6 +1,6 @@
 //! `mechsynth privatize`: randomize records through a channel, a baseline or an oracle.
 
-use crate::common::{check_output_path, UsageError};
+use crate::common::{check_outputs, Output, UsageError};
 use crate::input::{check_time_limit, materialize, open};
 use crate::mechanism::{Mechanism, MechanismArgs};
 use anyhow::{bail, Context, Result};
@@ -31,7 +31,7 @@ pub struct PrivatizeArgs {
     /// Write to FILE instead of stdout (written to a temporary file, renamed when complete).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Allow -o to replace an existing file.
+    /// Allow -o to replace an existing file (never the records or the mechanism's files).
     #[arg(long)]
     force: bool,
     /// Give up after this many seconds (nothing is left in -o).
@@ -84,7 +84,13 @@ pub fn run(args: PrivatizeArgs) -> Result<u8> {
     let (input, _spool) = materialize(&args.input)?;
     let summary = match &args.output {
         Some(out) => {
-            check_output_path(out, &args.input, args.force)?;
+            let mut inputs = vec![args.input.clone()];
+            inputs.extend(args.mechanism.input_files());
+            let output = Output {
+                flag: "-o",
+                path: out,
+            };
+            check_outputs(&[output], &inputs, args.force)?;
             let name = out
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())

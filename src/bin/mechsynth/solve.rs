@@ -1,7 +1,8 @@
 //! `mechsynth solve`: the optimal certified channel of a problem file.
 
 use crate::common::{
-    backend_of, check_output_path, emit, stderr_progress, Format, Solver, UsageError,
+    backend_of, check_outputs, domain_files, emit, stderr_progress, Format, Output, Solver,
+    UsageError,
 };
 use anyhow::{bail, Result};
 use mechsynth::solve::GapTolerance;
@@ -31,7 +32,7 @@ pub struct SolveArgs {
     /// Write the result to FILE instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Allow -o to replace an existing file (never the problem file itself).
+    /// Allow -o and --svg to replace existing files (never the problem file or a file it reads).
     #[arg(long)]
     force: bool,
     /// Time limit for the whole solve, in seconds.
@@ -81,12 +82,13 @@ pub fn run(args: SolveArgs) -> Result<u8> {
             args.gap
         )));
     }
-    if let Some(out) = &args.output {
-        check_output_path(out, &args.file, args.force)?;
-    }
-    if let Some(svg) = &args.svg {
-        check_output_path(svg, &args.file, args.force)?;
-    }
+    let mut inputs = vec![args.file.clone()];
+    inputs.extend(domain_files(&spec.domain));
+    let outputs: Vec<Output> = [("-o", &args.output), ("--svg", &args.svg)]
+        .into_iter()
+        .filter_map(|(flag, p)| p.as_deref().map(|path| Output { flag, path }))
+        .collect();
+    check_outputs(&outputs, &inputs, args.force)?;
     let problem = Problem::from_spec(spec)?;
     for w in &problem.warnings {
         eprintln!("warning: {w}");

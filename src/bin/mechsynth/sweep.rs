@@ -4,7 +4,7 @@
 //! and write one CSV row per point and series (the curve CSV format, full precision) and an
 //! SVG drawn by the curve plotter.
 
-use crate::common::{emit, UsageError};
+use crate::common::{check_outputs, emit, Output, UsageError};
 use anyhow::Result;
 use mechsynth::curve::{curve_svg, to_csv, Axis, Grid, PlotOptions, PointStatus, Row};
 use std::path::PathBuf;
@@ -41,6 +41,20 @@ pub struct SweepArgs {
     /// With --svg: the y axis label.
     #[arg(long = "y-label", default_value = "value")]
     pub y_label: String,
+    /// Allow --csv and --svg (and `transfer --emit-problem`) to replace existing files (never
+    /// a file the run reads).
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl SweepArgs {
+    /// The files `--csv` and `--svg` name, with their flags.
+    pub fn outputs(&self) -> Vec<Output<'_>> {
+        [("--csv", &self.csv), ("--svg", &self.svg)]
+            .into_iter()
+            .filter_map(|(flag, p)| p.as_deref().map(|path| Output { flag, path }))
+            .collect()
+    }
 }
 
 /// What a command's point evaluation returns when the time limit ran out before the point was
@@ -74,13 +88,16 @@ fn split_key<'a>(flag: &str, text: &'a str, keys: &[&str]) -> Result<(&'a str, &
 }
 
 /// Run the sweep: `set` writes a flag's value into a copy of the arguments (it validates the
-/// key), `eval` runs the command at those arguments.
+/// key), `eval` runs the command at those arguments, `inputs` names the files the command
+/// reads at given arguments (`--csv` and `--svg` are checked against them, for every series,
+/// before anything is computed).
 pub fn run<A: Clone>(
     sweep: &SweepArgs,
     args: &A,
     keys: &[&str],
     set: impl Fn(&mut A, &str, &str) -> Result<()>,
     eval: impl Fn(&A) -> Result<Vec<Value>>,
+    inputs: impl Fn(&A) -> Vec<PathBuf>,
 ) -> Result<u8> {
     let text = sweep.sweep.as_deref().unwrap_or_default();
     let (key, spec) = split_key("--sweep", text, keys)?;
@@ -107,13 +124,20 @@ pub fn run<A: Clone>(
                 .collect()
         }
     };
-    // (series prefix, x, the values or `None` when the point was not computed), in grid order.
-    let mut points: Vec<(&str, f64, Option<Vec<Value>>)> = Vec::new();
+    let mut bases = Vec::with_capacity(groups.len());
+    let mut files = inputs(args);
     for (prefix, over) in &groups {
         let mut base = args.clone();
         if let Some((k, v)) = over {
             set(&mut base, k, v)?;
         }
+        files.extend(inputs(&base));
+        bases.push((prefix, base));
+    }
+    check_outputs(&sweep.outputs(), &files, sweep.force)?;
+    // (series prefix, x, the values or `None` when the point was not computed), in grid order.
+    let mut points: Vec<(&str, f64, Option<Vec<Value>>)> = Vec::new();
+    for (prefix, base) in &bases {
         for &x in &grid.values {
             let mut at = base.clone();
             let text = if INTEGER_KEYS.contains(&key) {

@@ -122,18 +122,29 @@ pub fn run(args: TransferArgs) -> Result<u8> {
         ));
     }
     if args.sweep.sweep.is_some() {
-        return crate::sweep::run(&args.sweep, &args, &sweep::KEYS, sweep::set, sweep::point);
+        return crate::sweep::run(
+            &args.sweep,
+            &args,
+            &sweep::KEYS,
+            sweep::set,
+            sweep::point,
+            input_files,
+        );
     }
     if let Some(trials) = args.simulate {
         return simulate::simulate(&args, trials);
     }
-    let (out, model, channel_path) = compute(&args)?;
+    let (out, model, _) = compute(&args)?;
     let (phat, radius) = (&out.estimated_prior, out.corollary7_radius);
     if let (Some(eps), Some(path)) = (args.design_epsilon, &args.emit_problem) {
         let r =
             radius.ok_or_else(|| UsageError("--emit-problem needs --samples or --data".into()))?;
         let text = tr::bp_lip_problem(model.domain.labels(), phat, r, eps)?;
-        crate::common::check_output_path(path, &channel_path, false)?;
+        let output = crate::common::Output {
+            flag: "--emit-problem",
+            path,
+        };
+        crate::common::check_outputs(&[output], &input_files(&args), args.sweep.force)?;
         emit(&text, Some(path))?;
     } else if args.design_epsilon.is_some() || args.emit_problem.is_some() {
         bail!(UsageError(
@@ -141,6 +152,15 @@ pub fn run(args: TransferArgs) -> Result<u8> {
         ));
     }
     print(&out, args.format)
+}
+
+/// Every file `transfer` reads at `args`: the channel file (and its domain's files) and --data.
+fn input_files(args: &TransferArgs) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = args.data.iter().cloned().collect();
+    if let Some(channel) = &args.channel {
+        files.extend(crate::common::channel_files(channel));
+    }
+    files
 }
 
 fn compute(args: &TransferArgs) -> Result<(Out, Model, PathBuf)> {

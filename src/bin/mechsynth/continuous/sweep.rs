@@ -73,3 +73,30 @@ pub fn point(args: &ContinuousArgs) -> Result<Vec<crate::sweep::Value>> {
     }
     Ok(out)
 }
+
+/// Every file `continuous` reads at `args`: the problem file, the `csv` data files its prior
+/// names (relative to it, also inside mixture components), and `--data`.
+pub fn inputs(args: &ContinuousArgs) -> Vec<PathBuf> {
+    fn data_files(prior: &toml::Value, base: &std::path::Path, files: &mut Vec<PathBuf>) {
+        if let Some(file) = prior.get("csv").and_then(|v| v.as_str()) {
+            files.push(base.join(file));
+        }
+        let components = prior.get("components").and_then(|v| v.as_array());
+        for component in components.into_iter().flatten() {
+            data_files(component, base, files);
+        }
+    }
+    let mut files: Vec<PathBuf> = args.data.iter().cloned().collect();
+    if let Some(path) = &args.file {
+        files.push(path.clone());
+        let base = path.parent().unwrap_or(std::path::Path::new("."));
+        let prior = std::fs::read_to_string(path)
+            .ok()
+            .and_then(|text| text.parse::<toml::Table>().ok())
+            .and_then(|t| t.get("continuous")?.get("prior").cloned());
+        if let Some(prior) = prior {
+            data_files(&prior, base, &mut files);
+        }
+    }
+    files
+}
