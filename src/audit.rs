@@ -49,9 +49,9 @@ struct SolveOutput {
 impl AuditSpec {
     /// Read a TOML audit file or a `solve --format json` report.
     pub fn load(path: &Path) -> Result<Self, ProblemError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ProblemError::Io {
+        let text = std::fs::read_to_string(path).map_err(|error| ProblemError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         })?;
         Self::parse(&text, path)
     }

@@ -56,12 +56,12 @@ pub enum ProblemError {
         message: String,
     },
     /// The file could not be read.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
+        /// The I/O error (in the message, so it prints once however the error is shown).
+        error: std::io::Error,
     },
 }
 

@@ -159,6 +159,12 @@ impl ProblemSpec {
             message: with_suggestion(e.to_string()),
         };
         let value: toml::Table = toml::from_str(text).map_err(parse_error)?;
+        if value.contains_key("continuous") {
+            return Err(ProblemError::Parse {
+                path: origin.to_path_buf(),
+                message: "this file has a `[continuous]` section: it describes a continuous mechanism, for `mechsynth continuous FILE`, not a channel design problem".into(),
+            });
+        }
         check_shape(&value)?;
         let mut spec: Self = toml::from_str(text).map_err(parse_error)?;
         spec.domain
@@ -168,9 +174,9 @@ impl ProblemSpec {
 
     /// Read and parse a problem file.
     pub fn load(path: &Path) -> Result<Self, ProblemError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ProblemError::Io {
+        let text = std::fs::read_to_string(path).map_err(|error| ProblemError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         })?;
         Self::from_toml(&text, path)
     }

@@ -650,3 +650,19 @@ fn audit_separates_rounding_from_violation() {
         );
     }
 }
+
+/// A missing file names the reason once (it was printed twice through the error chain), and a
+/// continuous-mechanism file given to `solve` points to `mechsynth continuous`.
+#[test]
+fn missing_files_and_continuous_files_get_one_clear_message() {
+    let out = run(&["solve", "no-such-problem.toml"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("no-such-problem.toml"), "{err}");
+    assert_eq!(err.matches("(os error 2)").count(), 1, "{err}");
+    let continuous = problem("continuous-gaussian-lip.toml");
+    let out = run(&["solve", continuous.to_str().unwrap()]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("mechsynth continuous"), "{err}");
+}

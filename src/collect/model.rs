@@ -46,9 +46,9 @@ impl Model {
     /// Read a `solve --format json` report or a TOML file with `[channel] rows = ...` (the
     /// inputs `audit` reads).
     pub fn load(path: &Path) -> Result<Self, CollectError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ProblemError::Io {
+        let text = std::fs::read_to_string(path).map_err(|error| ProblemError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         })?;
         let spec = AuditSpec::parse(&text, path)?;
         let (channel, domain) = spec.channel_and_domain()?;
