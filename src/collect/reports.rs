@@ -39,7 +39,8 @@ fn unknown(line: u64, text: &[u8], model: &Model) -> CollectError {
     }
 }
 
-/// Count the reports in `input` (one output label per line, or a CSV column).
+/// Count the reports in `input` (one output label per line, blank lines skipped, or a CSV
+/// column).
 pub fn count_reports<R: BufRead>(
     mut input: R,
     model: &Model,
@@ -58,6 +59,11 @@ pub fn count_reports<R: BufRead>(
                 }
                 line += 1;
                 let text = buf.trim_ascii();
+                // Blank lines (a trailing newline left by an editor) are no report, unless
+                // the empty string is one of the channel's outputs.
+                if text.is_empty() && !index.contains_key(text) {
+                    continue;
+                }
                 let y = *index.get(text).ok_or_else(|| unknown(line, text, model))?;
                 counts[y] += 1;
             }
@@ -95,7 +101,7 @@ fn csv_error(e: &csv::Error) -> CollectError {
     }
 }
 
-/// Read a counts file: `label,count` lines (an optional header line `output,count`; blank lines
+/// Read a counts file: `label,count` lines (an optional header line `<name>,count`; blank lines
 /// and lines starting with `#` are skipped). Outputs not listed have count 0.
 pub fn read_counts<R: BufRead>(input: R, model: &Model) -> Result<Vec<u64>, CollectError> {
     let index = label_index(model);
@@ -105,7 +111,11 @@ pub fn read_counts<R: BufRead>(input: R, model: &Model) -> Result<Vec<u64>, Coll
         let line_no = i as u64 + 1;
         let line = line.map_err(io)?;
         let text = line.trim();
-        if text.is_empty() || text.starts_with('#') || (i == 0 && text == "output,count") {
+        let header = i == 0
+            && text
+                .rsplit_once(',')
+                .is_some_and(|(_, c)| c.trim() == "count");
+        if text.is_empty() || text.starts_with('#') || header {
             continue;
         }
         let bad = |reason: String| CollectError::Record {
@@ -182,4 +192,41 @@ pub fn count_oracle_reports<R: BufRead>(
         }
     }
     Ok((support, users))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::collect::baseline::BaselineSpec;
+    use crate::Domain;
+
+    fn model() -> Model {
+        Model::baseline(BaselineSpec::KRr, Domain::sized(3).unwrap(), 1.0).unwrap()
+    }
+
+    #[test]
+    fn blank_lines_in_a_reports_file_are_no_reports() {
+        let m = model();
+        let labels = &m.output_labels;
+        let text = format!("{}\n\n{}\n{}\n\n\n", labels[0], labels[2], labels[2]);
+        let counts = count_reports(text.as_bytes(), &m, &RecordFormat::Lines).unwrap();
+        assert_eq!(counts, vec![1, 0, 2]);
+        // An unknown label is still an error naming its line.
+        let bad = format!("{}\nnope\n", labels[0]);
+        let e = count_reports(bad.as_bytes(), &m, &RecordFormat::Lines).unwrap_err();
+        assert!(e.to_string().contains("line 2"), "{e}");
+    }
+
+    #[test]
+    fn a_counts_file_may_start_with_any_header_ending_in_count() {
+        let m = model();
+        let labels = &m.output_labels;
+        for header in ["output,count", "label,count", "symbol, count"] {
+            let text = format!("{header}\n{},5\n{},7\n", labels[0], labels[1]);
+            assert_eq!(read_counts(text.as_bytes(), &m).unwrap(), vec![5, 7, 0]);
+        }
+        // Elsewhere than the first line it is a bad record.
+        let text = format!("{},5\nlabel,count\n", labels[0]);
+        assert!(read_counts(text.as_bytes(), &m).is_err());
+    }
 }

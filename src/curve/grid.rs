@@ -59,7 +59,7 @@ impl Axis {
             ),
             Axis::DomainSize => "every domain size must be a whole number >= 2".into(),
             Axis::Prior => "every prior probability must lie strictly between 0 and 1".into(),
-            Axis::Users => "every number of users must be a positive finite number".into(),
+            Axis::Users => "every value must be a positive finite number".into(),
         };
         Err(CurveError::invalid(key, v, reason))
     }
