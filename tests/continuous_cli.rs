@@ -267,3 +267,28 @@ fn a_data_point_outside_the_range_and_empty_transfer_inputs_are_refused() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--true-prior"));
 }
+
+/// A LIP delta below the calibration's quadrature accuracy is bad input naming `delta` (it was
+/// reported as infeasible, exit 3, at 1e-13); 1e-12 calibrates.
+#[test]
+fn a_lip_delta_below_the_quadrature_accuracy_is_refused() {
+    let base = [
+        "continuous",
+        "--epsilon",
+        "1",
+        "--prior",
+        "normal(0,1)",
+        "--range=-1,1",
+    ];
+    let out = run(&[&base[..], &["--delta", "1e-13"]].concat());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("`delta`"), "{err}");
+    let out = run(&[&base[..], &["--delta", "1e-12"]].concat());
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -49,6 +49,11 @@ pub struct Request {
     pub criterion: Criterion,
 }
 
+/// The smallest positive delta of a LIP calibration: the hockey-stick divergences are
+/// integrated to about 1e-13 ([`super::convolution::INNER_TOLERANCE`]), and below this the
+/// bisection would chase quadrature error (it reported no feasible noise at 1e-13).
+pub const MIN_LIP_DELTA: f64 = 1e-12;
+
 impl Request {
     /// Check the request; names the offending key.
     pub fn validate(&self) -> Result<(), ContinuousError> {
@@ -58,6 +63,15 @@ impl Request {
                 "delta",
                 self.delta,
                 "must be in [0, 1)",
+            ));
+        }
+        if self.notion == Notion::Lip && self.delta > 0.0 && self.delta < MIN_LIP_DELTA {
+            return Err(ContinuousError::invalid(
+                "delta",
+                self.delta,
+                format!(
+                    "LIP is calibrated by quadrature accurate to about 1e-13, so a delta below {MIN_LIP_DELTA:e} cannot be told from that error; give delta >= {MIN_LIP_DELTA:e} or 0 (pure LIP, Laplace noise on a discrete prior)"
+                ),
             ));
         }
         if let Some((lo, hi)) = self.range {
