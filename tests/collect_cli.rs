@@ -540,3 +540,48 @@ fn simulate_prints_rows_only_for_the_requested_estimators() {
         "{metrics:?}"
     );
 }
+
+/// `plan` refuses flags it would ignore: `--epsilon` with `--users` (the users fix the
+/// epsilon), and `--symbol` without `--target prevalence`.
+#[test]
+fn plan_refuses_flags_it_would_ignore() {
+    let o = run(&[
+        "plan",
+        "--size",
+        "4",
+        "--rmse",
+        "0.01",
+        "--epsilon",
+        "1",
+        "--users",
+        "100",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let o = run(&[
+        "plan",
+        "--size",
+        "4",
+        "--rmse",
+        "0.01",
+        "--epsilon",
+        "1",
+        "--symbol",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--symbol"), "{}", stderr(&o));
+    let o = run(&[
+        "plan",
+        "--size",
+        "4",
+        "--rmse",
+        "0.01",
+        "--epsilon",
+        "1",
+        "--target",
+        "prevalence",
+        "--symbol",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}

@@ -33,8 +33,9 @@ pub struct PlanArgs {
     /// The symbol (label or index) of a prevalence target.
     #[arg(long, required_if_eq("target", "prevalence"))]
     symbol: Option<String>,
-    /// Number of users: find the smallest epsilon of each baseline that meets the target.
-    #[arg(long)]
+    /// Number of users: find the smallest epsilon of each baseline that meets the target
+    /// (so it cannot be given with `--epsilon`).
+    #[arg(long, conflicts_with = "epsilon")]
     users: Option<u64>,
     /// Epsilon of the baselines (default: the channel's LDP leakage).
     #[arg(long, allow_negative_numbers = true)]
@@ -60,6 +61,11 @@ pub fn run(args: PlanArgs) -> Result<u8> {
     crate::input::check_time_limit(args.time_limit)?;
     if let Some(e) = args.epsilon {
         mechsynth::collect::check_epsilon("--epsilon", e)?;
+    }
+    if args.symbol.is_some() && args.target != TargetArg::Prevalence {
+        bail!(UsageError(
+            "invalid `--symbol`: it names the symbol of `--target prevalence`, and the target is not prevalence".into()
+        ));
     }
     if args.users == Some(0) {
         bail!(UsageError(
@@ -150,8 +156,8 @@ fn table(r: &PlanReport) -> String {
         r.users
             .map_or(String::new(), |n| format!(" with {n} users")),
         "mechanism",
-        "epsilon",
-        "ldp",
+        "parameter",
+        "LDP eps",
         "per-user var",
         "users needed",
         "rmse at N"
