@@ -585,3 +585,39 @@ fn plan_refuses_flags_it_would_ignore() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+/// A channel file whose channel no longer meets the privacy it states (a row edited by hand)
+/// is refused by the collection commands; the file as solved is accepted.
+#[test]
+fn a_channel_that_breaks_its_stated_privacy_is_refused() {
+    let dir = std::env::temp_dir().join(format!("tampered-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let problem =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("problems/ldp-hamming-5.toml");
+    let o = run(&["solve", problem.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mut report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let good = dir.join("good.json");
+    std::fs::write(&good, serde_json::to_string(&report).unwrap()).unwrap();
+    report["channel"][0] = serde_json::json!([0.96, 0.01, 0.01, 0.01, 0.01]);
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, serde_json::to_string(&report).unwrap()).unwrap();
+    let records = dir.join("records.txt");
+    std::fs::write(&records, "0\n1\n").unwrap();
+    let o = run(&[
+        "privatize",
+        "--channel",
+        bad.to_str().unwrap(),
+        records.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("does not meet"), "{}", stderr(&o));
+    let o = run(&[
+        "privatize",
+        "--channel",
+        good.to_str().unwrap(),
+        records.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}

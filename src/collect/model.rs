@@ -51,6 +51,30 @@ impl Model {
             error,
         })?;
         let spec = AuditSpec::parse(&text, path)?;
+        // A file whose channel no longer meets the privacy it states (edited by hand, say) is
+        // refused: reports collected with it would not have the privacy the file claims.
+        let report = crate::audit::audit(&spec)?;
+        if !report.all_hold {
+            let violated: Vec<String> = report
+                .checks
+                .iter()
+                .filter(|c| c.verdict == crate::audit::Verdict::Violated)
+                .map(|c| {
+                    format!(
+                        "{} (stated {}, achieved {})",
+                        c.check.constraint, c.check.requested, c.check.achieved
+                    )
+                })
+                .collect();
+            return Err(CollectError::invalid(
+                "--channel",
+                path.display(),
+                format!(
+                    "the channel does not meet the privacy the file states: {}; `mechsynth audit` shows the details",
+                    violated.join(", ")
+                ),
+            ));
+        }
         let (channel, domain) = spec.channel_and_domain()?;
         let mut model = Model::new(channel, domain, path.display().to_string())?;
         if text.trim_start().starts_with('{') {
