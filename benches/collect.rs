@@ -123,6 +123,28 @@ fn bench_em(c: &mut Criterion) {
             r.iterations
         })
     });
+    // The same channel with its outputs reversed is no longer diagonal-plus-constant: the
+    // dense O(n m) steps, as for any channel (the naive baseline).
+    let reversed: Vec<Vec<f64>> = model
+        .channel
+        .rows()
+        .iter()
+        .map(|r| r.iter().rev().copied().collect())
+        .collect();
+    let dense = Model::new(
+        mechsynth::Channel::new(reversed).unwrap(),
+        mechsynth::Domain::sized(n).unwrap(),
+        "reversed".into(),
+    )
+    .unwrap();
+    let dense_counts: Vec<f64> = counts.iter().rev().copied().collect();
+    group.bench_function("dense steps, same channel reversed, to 1e-10", |b| {
+        b.iter(|| {
+            let r = em(&dense, &dense_counts, EM_TOLERANCE, 1_000_000);
+            assert!(r.converged);
+            r.iterations
+        })
+    });
     group.finish();
     let r = em(&model, &counts, EM_TOLERANCE, 1_000_000);
     eprintln!("EM n = 1000: {} plain steps", r.iterations);
