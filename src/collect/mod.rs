@@ -68,15 +68,34 @@ pub enum CollectError {
         what: String,
     },
     /// Reading or writing failed.
-    #[error("{action} {path}: {source}")]
+    #[error("{action} {path}: {error}")]
     Io {
         /// `cannot read`, `cannot write`...
         action: &'static str,
         /// The file (`-` for standard input/output).
         path: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
+        /// The I/O error (in the message, so it prints once however the error is shown).
+        error: std::io::Error,
     },
+}
+
+impl CollectError {
+    /// An I/O failure of `action` on `path`; a reader that stopped at the time limit
+    /// (`TimedOut`) is [`CollectError::TimeLimit`].
+    pub fn io(action: &'static str, path: impl Into<PathBuf>, error: std::io::Error) -> Self {
+        let path = path.into();
+        if error.kind() == std::io::ErrorKind::TimedOut {
+            CollectError::TimeLimit {
+                what: format!("{action} {}: {error}", path.display()),
+            }
+        } else {
+            CollectError::Io {
+                action,
+                path,
+                error,
+            }
+        }
+    }
 }
 
 impl CollectError {

@@ -7,11 +7,7 @@ use std::collections::HashMap;
 use std::io::BufRead;
 
 fn io(source: std::io::Error) -> CollectError {
-    CollectError::Io {
-        action: "cannot read",
-        path: "the input".into(),
-        source,
-    }
+    CollectError::io("cannot read", "the input", source)
 }
 
 fn label_index(model: &Model) -> HashMap<&[u8], usize> {

@@ -77,16 +77,12 @@ fn outside(line: u64, text: &[u8], domain: &Domain) -> CollectError {
 }
 
 fn io(action: &'static str, source: std::io::Error) -> CollectError {
-    CollectError::Io {
-        action,
-        path: if action == "cannot read" {
-            "the input"
-        } else {
-            "the output"
-        }
-        .into(),
-        source,
-    }
+    let path = if action == "cannot read" {
+        "the input"
+    } else {
+        "the output"
+    };
+    CollectError::io(action, path, source)
 }
 
 /// Read every record from `input`, and, when `output` is given, write its privatized form
