@@ -666,3 +666,30 @@ fn missing_files_and_continuous_files_get_one_clear_message() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("mechsynth continuous"), "{err}");
 }
+
+/// One backend call reports nothing until it returns: the heartbeat repeats the current phase
+/// on stderr every couple of seconds meanwhile (one LP on a 7 x 7 Euclidean grid, cut at 3 s).
+#[test]
+fn a_long_silent_solve_shows_a_heartbeat_on_stderr() {
+    let n = 49;
+    let weights: Vec<f64> = (0..n).map(|i| (1 + (i * 7) % 11) as f64).collect();
+    let total: f64 = weights.iter().sum();
+    let prior: Vec<String> = weights.iter().map(|w| format!("{:?}", w / total)).collect();
+    let text = format!(
+        "[domain]\ngrid = {{ rows = 7, cols = 7 }}\nprior = [{}]\n[[privacy]]\nnotion = \"d-privacy\"\nmetric = \"euclidean\"\nepsilon = 0.5\n[objective]\nkind = \"expected-loss\"\nloss = \"absolute\"\n",
+        prior.join(", ")
+    );
+    let path = std::env::temp_dir().join(format!("heartbeat-{}.toml", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    let out = run(&[
+        "solve",
+        path.to_str().unwrap(),
+        "--method",
+        "lp",
+        "--time-limit",
+        "3",
+    ]);
+    let err = stderr(&out);
+    assert!(err.contains("(still running)"), "{err}");
+    std::fs::remove_file(&path).ok();
+}

@@ -222,3 +222,80 @@ pub fn stderr_progress() -> mechsynth::synthesis::ProgressSink {
         eprintln!("[{:>6.1} s] {message}", start.elapsed().as_secs_f64());
     })
 }
+
+/// Seconds of silence after which [`Heartbeat`] repeats the current phase on stderr.
+const HEARTBEAT_SECONDS: f64 = 2.0;
+
+/// Repeats the last progress message on stderr while a long step (one backend call, which
+/// reports nothing until it returns) keeps the run silent; stops when dropped.
+pub struct Heartbeat {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    handle: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Heartbeat {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(handle) = self.handle.take() {
+            let _ = handle.join();
+        }
+    }
+}
+
+/// A progress sink as [`stderr_progress`], and a [`Heartbeat`] that prints
+/// `[  t s] <last message> (still running)` whenever nothing was printed for
+/// [`HEARTBEAT_SECONDS`], starting `first` (the phase before any message).
+pub fn stderr_progress_with_heartbeat(
+    first: &str,
+) -> (mechsynth::synthesis::ProgressSink, Heartbeat) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+    struct State {
+        phase: String,
+        last_print: Option<Instant>,
+    }
+    let start = Instant::now();
+    let state = Arc::new(Mutex::new(State {
+        phase: first.to_string(),
+        last_print: None,
+    }));
+    let quiet = Duration::from_secs_f64(HEARTBEAT_SECONDS);
+    let sink_state = Arc::clone(&state);
+    let sink: mechsynth::synthesis::ProgressSink = Arc::new(move |message: &str| {
+        let mut s = sink_state.lock().unwrap_or_else(|e| e.into_inner());
+        s.phase = message.to_string();
+        if start.elapsed() < quiet
+            || s.last_print
+                .is_some_and(|t| t.elapsed() < Duration::from_millis(500))
+        {
+            return;
+        }
+        s.last_print = Some(Instant::now());
+        eprintln!("[{:>6.1} s] {message}", start.elapsed().as_secs_f64());
+    });
+    let stop = Arc::new(AtomicBool::new(false));
+    let thread_stop = Arc::clone(&stop);
+    let handle = std::thread::spawn(move || {
+        while !thread_stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(100));
+            let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
+            let silent = s.last_print.map_or(start.elapsed(), |t| t.elapsed());
+            if start.elapsed() >= quiet && silent >= quiet {
+                s.last_print = Some(Instant::now());
+                eprintln!(
+                    "[{:>6.1} s] {} (still running)",
+                    start.elapsed().as_secs_f64(),
+                    s.phase
+                );
+            }
+        }
+    });
+    (
+        sink,
+        Heartbeat {
+            stop,
+            handle: Some(handle),
+        },
+    )
+}

@@ -1,8 +1,7 @@
 //! `mechsynth solve`: the optimal certified channel of a problem file.
 
 use crate::common::{
-    backend_of, check_outputs, domain_files, emit, stderr_progress, Format, Output, Solver,
-    UsageError,
+    backend_of, check_outputs, domain_files, emit, Format, Output, Solver, UsageError,
 };
 use anyhow::{bail, Result};
 use mechsynth::solve::GapTolerance;
@@ -93,6 +92,8 @@ pub fn run(args: SolveArgs) -> Result<u8> {
     for w in &problem.warnings {
         eprintln!("warning: {w}");
     }
+    let (sink, heartbeat) =
+        crate::common::stderr_progress_with_heartbeat("formulating and solving");
     let mut options = SolveOptions {
         method: match args.method {
             MethodArg::Auto => MethodChoice::Auto,
@@ -106,11 +107,13 @@ pub fn run(args: SolveArgs) -> Result<u8> {
             relative: args.gap,
             ..GapTolerance::DEFAULT
         },
-        progress: Some(stderr_progress()),
+        progress: Some(sink),
         ..SolveOptions::default()
     };
     options.backend_options.time_limit_seconds = args.time_limit;
-    let report = solve(&problem, &options)?;
+    let report = solve(&problem, &options);
+    drop(heartbeat);
+    let report = report?;
     let text = match args.format {
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
         Format::Table => report.to_table(),
