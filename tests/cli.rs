@@ -693,3 +693,12 @@ fn a_long_silent_solve_shows_a_heartbeat_on_stderr() {
     assert!(err.contains("(still running)"), "{err}");
     std::fs::remove_file(&path).ok();
 }
+
+/// `verify --theorems --cases 0` checked nothing and reported every theorem as holding.
+#[test]
+fn verify_theorems_with_no_cases_is_bad_input() {
+    let out = run(&["verify", "--theorems", "--cases", "0"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("`--cases`"), "{err}");
+}

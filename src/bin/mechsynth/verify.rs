@@ -67,6 +67,11 @@ pub fn run(args: VerifyArgs) -> Result<u8> {
         }
     }
     if args.theorems {
+        if args.cases == 0 {
+            anyhow::bail!(crate::common::UsageError(
+                "invalid `--cases` = 0: check each theorem on at least one case (with none, every theorem would be reported as holding)".into()
+            ));
+        }
         eprintln!("checking theorems ({} cases each)...", args.cases);
         let t = theorems::check_theorems(args.seed, args.cases);
         all_hold &= t.all_hold;
