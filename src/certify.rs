@@ -16,6 +16,11 @@ const REPAIR_GROWTH: f64 = 4.0;
 /// The log-scale bisection stops when the bracket is this tight, relative.
 const REPAIR_RELATIVE_PRECISION: f64 = 1e-3;
 
+/// Relative nudges above a direct mixing weight tried in turn (all within
+/// [`REPAIR_RELATIVE_PRECISION`]): the formulas are exact up to rounding, and the check rounds
+/// outwards.
+const DIRECT_WEIGHT_MARGINS: [f64; 5] = [0.0, 1e-12, 1e-9, 1e-6, 1e-4];
+
 /// A repair by mixing: `(1 - weight) Q + weight * 1 r^T` for a distribution `r` over outputs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Repair {
@@ -132,8 +137,31 @@ pub fn repair_by_mixing(
     // smallest weight that changes anything, then bisect on a log scale. The weight found is
     // within a factor 1 + REPAIR_RELATIVE_PRECISION of the smallest that certifies, and so is
     // the weight left on the channel.
+    // Every notion's direct weight, when each has one: its largest is the smallest weight
+    // that repairs the channel in exact arithmetic (up to the rounding of the formulas), so a
+    // weight just above it usually certifies at once. Nudged up by DIRECT_WEIGHT_MARGINS
+    // (each within REPAIR_RELATIVE_PRECISION), else the search below starts from it.
+    let direct = notions
+        .iter()
+        .map(|notion| notion.mixing_weight(channel, target))
+        .try_fold(0.0f64, |worst, t| t.map(|t| worst.max(t)))
+        .filter(|t| *t > 0.0 && *t < 1.0);
+    if let Some(estimate) = direct {
+        for margin in DIRECT_WEIGHT_MARGINS {
+            // Near 1 the weight left on the channel, 1 - t, is what is nudged.
+            let t = if estimate <= 0.5 {
+                estimate * (1.0 + margin)
+            } else {
+                1.0 - (1.0 - estimate) * (1.0 - margin)
+            };
+            let mixed = mix(t);
+            if all_hold(notions, &mixed) {
+                return Some((t, mixed));
+            }
+        }
+    }
     let (mut lo, mut hi, mut best) = (0.0, 1.0, full);
-    let mut t = REPAIR_SMALLEST_WEIGHT;
+    let mut t = direct.map_or(REPAIR_SMALLEST_WEIGHT, |t| t.max(REPAIR_SMALLEST_WEIGHT));
     while t < 1.0 {
         let mixed = mix(t);
         if all_hold(notions, &mixed) {

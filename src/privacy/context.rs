@@ -66,6 +66,32 @@ pub(crate) fn leakage_over_pairs(
         .reduce(|| 0.0, f64::max)
 }
 
+/// The mixing weight (see [`super::PrivacyNotion::mixing_weight`]) that repairs every ratio of
+/// `pairs`, each allowed the factor `e^(epsilon unit[x][x2])` in both directions.
+pub(crate) fn mixing_weight_over_pairs(
+    channel: &Channel,
+    unit: &[Vec<f64>],
+    epsilon: f64,
+    pairs: &[(usize, usize)],
+    target: &[f64],
+) -> Option<f64> {
+    use rayon::prelude::*;
+    let rows = channel.rows();
+    pairs
+        .par_iter()
+        .map(|&(x, x2)| {
+            let factor = (epsilon * unit[x][x2]).exp();
+            rows[x]
+                .iter()
+                .zip(&rows[x2])
+                .zip(target)
+                .try_fold(0.0f64, |worst, ((&a, &b), &g)| {
+                    super::pair_mixing_weight(a.max(b), a.min(b), factor, g).map(|t| worst.max(t))
+                })
+        })
+        .try_reduce(|| 0.0, |s, t| Some(s.max(t)))
+}
+
 /// Whether `a + b <= c` holds exactly for the real sum (TwoSum gives the rounding error of
 /// `fl(a + b)`).
 fn exact_sum_at_most(a: f64, b: f64, c: f64) -> bool {
@@ -199,6 +225,10 @@ impl PrivacyNotion for ContextLdp {
             requested: self.epsilon,
             achieved: leakage_over_pairs(channel, &self.unit, &self.checked),
         }]
+    }
+
+    fn mixing_weight(&self, channel: &Channel, target: &[f64]) -> Option<f64> {
+        mixing_weight_over_pairs(channel, &self.unit, self.epsilon, &self.checked, target)
     }
 
     fn encode(&self, lp: &mut ChannelLp) -> String {

@@ -1,7 +1,10 @@
 //! Local d-privacy (range-and-frequency-d-privacy-slides.txt): `Q[x][y] <= e^{eps d(x,x')}
 //! Q[x'][y]` for a metric d. A context-aware LDP with privacy matrix `eps * d`.
 
-use super::context::{encode_pairs, leakage_over_pairs, pairs_cone, scaled, zero_budget_pairs};
+use super::context::{
+    encode_pairs, leakage_over_pairs, mixing_weight_over_pairs, pairs_cone, scaled,
+    zero_budget_pairs,
+};
 use super::{Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::domain::{Domain, Positions};
@@ -258,6 +261,16 @@ impl PrivacyNotion for DPrivacy {
             requested: self.epsilon,
             achieved: leakage_over_pairs(channel, &self.distances, &self.checked),
         }]
+    }
+
+    fn mixing_weight(&self, channel: &Channel, target: &[f64]) -> Option<f64> {
+        mixing_weight_over_pairs(
+            channel,
+            &self.distances,
+            self.epsilon,
+            &self.checked,
+            target,
+        )
     }
 
     fn encode(&self, lp: &mut ChannelLp) -> String {

@@ -47,6 +47,19 @@ impl PrivacyNotion for Ldp {
         Some(super::ratio_cone(n, super::all_pairs(&all, self.epsilon)))
     }
 
+    /// Per column, the largest entry against the smallest (the pair that needs the most).
+    fn mixing_weight(&self, channel: &Channel, target: &[f64]) -> Option<f64> {
+        let factor = self.epsilon.exp();
+        (0..channel.outputs()).try_fold(0.0f64, |worst, y| {
+            let (lo, hi) = (0..channel.inputs())
+                .map(|x| channel.get(x, y))
+                .fold((f64::INFINITY, 0.0f64), |(lo, hi), q| {
+                    (lo.min(q), hi.max(q))
+                });
+            super::pair_mixing_weight(hi, lo, factor, target[y]).map(|t| worst.max(t))
+        })
+    }
+
     /// 0-LDP: every row is the same.
     fn ties(&self, n: usize) -> Vec<(usize, usize)> {
         if self.epsilon == 0.0 {

@@ -97,6 +97,32 @@ pub trait PrivacyNotion: Debug + Send + Sync {
     fn infeasibility(&self) -> Option<String> {
         None
     }
+
+    /// The smallest weight `t` in `[0, 1]` for which the mixture `(1 - t) Q + t 1 target^T`
+    /// meets this notion, computed directly in floating point (0 when `channel` already does);
+    /// `None` when the notion has no direct formula or mixing cannot repair the channel.
+    /// Certification starts from it and confirms the weight it keeps with outward rounding
+    /// (see [`crate::certify::repair_by_mixing`]).
+    fn mixing_weight(&self, _channel: &Channel, _target: &[f64]) -> Option<f64> {
+        None
+    }
+}
+
+/// The smallest `t` in `[0, 1]` with `(1 - t) a + t g <= f ((1 - t) b + t g)`: the mixing
+/// weight that repairs one ratio `a <= f b` of a column whose constant replacement is `g`
+/// (each side is linear in `t`). `None` when no weight does (`f <= 1` or `g = 0` while
+/// `a > f b`) or the numbers are not finite.
+pub(crate) fn pair_mixing_weight(a: f64, b: f64, factor: f64, g: f64) -> Option<f64> {
+    let excess = a - factor * b;
+    if excess.is_nan() {
+        return None;
+    }
+    if excess <= 0.0 {
+        return Some(0.0);
+    }
+    let relief = (factor - 1.0) * g;
+    (relief > 0.0 && excess.is_finite() && relief.is_finite())
+        .then(|| (excess / (excess + relief)).min(1.0))
 }
 
 /// The cone of `q_a <= e^{log_factor} q_b` for every listed `(a, b, log_factor)`.
