@@ -82,11 +82,13 @@ fn staircase_epsilon(privacy: &[&dyn PrivacyNotion]) -> Option<f64> {
     }
 }
 
-/// Solve `min/max sum c[x][y] Q[x][y]` by decomposition; `None` when it does not apply.
+/// Solve `min/max sum c[x][y] Q[x][y]` by decomposition, in at most `max_rounds` rounds (at
+/// most [`MAX_ROUNDS`]); `None` when it does not apply.
 pub fn solve_by_decomposition(
     privacy: &[&dyn PrivacyNotion],
     coefficients: &[Vec<f64>],
     goal: Goal,
+    max_rounds: Option<usize>,
     run: &Run,
 ) -> Result<Option<Outcome>, BackendError> {
     let n = coefficients.len();
@@ -171,7 +173,8 @@ pub fn solve_by_decomposition(
         Ok(((total - error).next_down(), found))
     };
     let mut best_prices: Option<Vec<f64>> = None;
-    for round in 1..=MAX_ROUNDS {
+    let cap = max_rounds.unwrap_or(MAX_ROUNDS).min(MAX_ROUNDS);
+    for round in 1..=cap {
         let master = solve_master(n, &columns, run.backend, &run.backend_options())?;
         iterations += master.solution.iterations;
         if master.weights.is_empty() {
@@ -240,9 +243,9 @@ pub fn solve_by_decomposition(
             notes.push("the time limit ended the decomposition; the channel is the last master's, with the best bound so far".into());
             break;
         }
-        if round == MAX_ROUNDS {
+        if round == cap {
             notes.push(format!(
-                "the decomposition stopped at its cap of {MAX_ROUNDS} rounds"
+                "the decomposition stopped at its cap of {cap} rounds"
             ));
         }
     }

@@ -22,6 +22,16 @@ pub enum SweepError {
     /// A solve failed.
     #[error(transparent)]
     Solve(#[from] SolveError),
+    /// The time limit (the options' backend time limit, for the whole sweep) ran out.
+    #[error("the time limit of {limit} s ran out after {done} of {total} grid points")]
+    TimeLimit {
+        /// The time limit, in seconds.
+        limit: f64,
+        /// Grid points finished.
+        done: usize,
+        /// Grid points in all.
+        total: usize,
+    },
 }
 
 /// The first grid point (smallest epsilon, then prior order) where a claim fails.
@@ -90,6 +100,8 @@ fn default_priors(spec: &ProblemSpec, n: usize) -> Vec<Vec<f64>> {
 }
 
 /// Run the registry over the grid of `grid` (defaults where it is silent).
+///
+/// The options' backend time limit bounds the whole sweep; each point gets what is left.
 pub fn sweep(
     spec: &ProblemSpec,
     grid: &SweepSpec,
@@ -111,8 +123,22 @@ pub fn sweep(
         crate::domain::validate_prior(&format!("sweep.priors[{k}]"), p, n)?;
     }
     let mut entries: BTreeMap<&'static str, (usize, EntrySweep)> = BTreeMap::new();
+    let start = std::time::Instant::now();
+    let limit = options.backend_options.time_limit_seconds;
+    let total = epsilons.len() * priors.len();
+    let mut done = 0;
     for &eps in &epsilons {
         for prior in &priors {
+            let left = limit - start.elapsed().as_secs_f64();
+            if left <= 0.0 {
+                return Err(SweepError::TimeLimit { limit, done, total });
+            }
+            if let Some(progress) = &options.progress {
+                progress(&format!("sweep point {} of {total}: eps {eps}", done + 1));
+            }
+            let mut options = options.clone();
+            options.backend_options.time_limit_seconds = left;
+            let options = &options;
             let mut point = spec.clone();
             point.set_epsilon(eps);
             point.domain.prior = Some(prior.clone());
@@ -122,6 +148,7 @@ pub fn sweep(
             for (order, check) in report.checks.into_iter().enumerate() {
                 record(&mut entries, order, check, eps, prior);
             }
+            done += 1;
         }
     }
     let mut entries: Vec<(usize, EntrySweep)> = entries.into_values().collect();

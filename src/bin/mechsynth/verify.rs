@@ -29,15 +29,24 @@ pub struct VerifyArgs {
     /// LP backend for the optima.
     #[arg(long, value_enum, default_value = "clarabel")]
     solver: Solver,
+    /// Time limit for the optimum, and for the whole sweep with --sweep, in seconds (exit 4
+    /// when a sweep runs out).
+    #[arg(long, default_value_t = 600.0)]
+    time_limit: f64,
 }
 
-/// Run `verify`; exit code 0 when every claim holds, 6 otherwise.
+/// Run `verify`; exit code 0 when every claim holds, 6 otherwise, 4 when a sweep runs out of
+/// time.
 pub fn run(args: VerifyArgs) -> Result<u8> {
     use mechsynth::verify::{sweep, theorems, verify};
-    let options = SolveOptions {
+    crate::input::check_time_limit(args.time_limit)?;
+    let (sink, heartbeat) = crate::common::stderr_progress_with_heartbeat("verifying");
+    let mut options = SolveOptions {
         backend: backend_of(args.solver),
+        progress: Some(sink),
         ..SolveOptions::default()
     };
+    options.backend_options.time_limit_seconds = args.time_limit;
     let mut all_hold = true;
     let mut out = serde_json::Map::new();
     let mut text = String::new();
@@ -56,10 +65,16 @@ pub fn run(args: VerifyArgs) -> Result<u8> {
         if args.sweep || spec.sweep.is_some() {
             eprintln!("sweeping epsilons and priors...");
             let grid = spec.sweep.clone().unwrap_or_default();
-            let s = sweep(&spec, &grid, &options).map_err(|e| match e {
-                mechsynth::verify::SweepError::Problem(p) => anyhow::Error::new(p),
-                mechsynth::verify::SweepError::Solve(s) => anyhow::Error::new(s),
-            })?;
+            let s = match sweep(&spec, &grid, &options) {
+                Ok(s) => s,
+                Err(e @ mechsynth::verify::SweepError::TimeLimit { .. }) => {
+                    drop(heartbeat);
+                    eprintln!("error: {e}; raise --time-limit or narrow the sweep's grid");
+                    return Ok(4);
+                }
+                Err(mechsynth::verify::SweepError::Problem(p)) => return Err(p.into()),
+                Err(mechsynth::verify::SweepError::Solve(s)) => return Err(s.into()),
+            };
             all_hold &= s.all_hold;
             text += "\nsweep\n";
             text += &s.to_table();
@@ -79,6 +94,7 @@ pub fn run(args: VerifyArgs) -> Result<u8> {
         text += &t.to_table();
         out.insert("theorems".into(), serde_json::to_value(&t)?);
     }
+    drop(heartbeat);
     out.insert("all_hold".into(), serde_json::Value::Bool(all_hold));
     let rendered = match args.format {
         Format::Json => serde_json::to_string_pretty(&serde_json::Value::Object(out))? + "\n",
