@@ -107,13 +107,15 @@ fn request(
     eps: f64,
     delta: f64,
 ) -> Request {
+    // LIP with a discrete prior covers the prior's points; a data range does not apply.
+    let range = (!(notion == Notion::Lip && prior.is_discrete())).then_some((-10.0, 10.0));
     Request {
         prior,
         mechanism,
         notion,
         epsilon: eps,
         delta,
-        range: Some((-10.0, 10.0)),
+        range,
         sensitivity: None,
         at: None,
         criterion: Criterion::Definition,

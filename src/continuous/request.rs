@@ -146,6 +146,28 @@ impl Request {
                  Gaussian and sampling mechanisms need delta > 0",
             ));
         }
+        // LIP bounds the inputs of the prior: with a discrete prior those are its points, so
+        // a data range would be ignored and a data point must be one of them.
+        if let (Notion::Lip, Prior::Discrete { points, .. }) = (self.notion, &self.prior) {
+            if let Some((lo, hi)) = self.range {
+                return Err(ContinuousError::invalid(
+                    "range",
+                    format!("[{lo}, {hi}]"),
+                    "LIP with a discrete prior covers exactly the prior's points; a data range \
+                     does not apply (leave it out, or give one of the points as `at`)",
+                ));
+            }
+            if let Some(x) = self.at.filter(|x| !points.contains(x)) {
+                return Err(ContinuousError::invalid(
+                    "at",
+                    x,
+                    format!(
+                        "LIP with a discrete prior is defined at the prior's points {points:?}; \
+                         {x} is not one of them"
+                    ),
+                ));
+            }
+        }
         if self.delta == 0.0
             && self.notion == Notion::Ldp
             && self.mechanism == MechanismKind::Gaussian
