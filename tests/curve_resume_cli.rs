@@ -60,3 +60,31 @@ fn resuming_another_problems_csv_is_refused_and_the_file_is_kept() {
     assert!(stderr.contains("2 point(s) already in the CSV"), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Two problems with the same certified series (both LDP) or a different axis: the CSV's
+/// first optimal point is solved again and does not reproduce, so resuming is refused.
+#[test]
+fn resuming_a_csv_of_the_same_series_but_another_problem_or_axis_is_refused() {
+    let dir = std::env::temp_dir().join(format!("curve-resume-same-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("c.csv");
+    let csv_arg = csv.display().to_string();
+    let hamming = problem("ldp-hamming-5.toml");
+    let first = curve(&[&hamming, "--epsilons", "0.5,1", "-o", &csv_arg]);
+    assert_eq!(first.status.code(), Some(0));
+    let before = std::fs::read(&csv).unwrap();
+    let frequency = problem("frequency-ldp-8.toml");
+    for args in [
+        vec![frequency.as_str(), "--epsilons", "0.5,1,2"],
+        vec![hamming.as_str(), "--sizes", "3,4"],
+    ] {
+        let mut all = args.clone();
+        all.extend(["-o", &csv_arg, "--resume"]);
+        let out = curve(&all);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("cannot resume"), "{args:?}: {stderr}");
+        assert_eq!(std::fs::read(&csv).unwrap(), before, "{args:?}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -17,7 +17,7 @@ pub use figures::{figure_manifests, retain_mechanisms, run_figure, FigureOutput,
 pub use grid::{Axis, Grid, MAX_GRID_POINTS};
 pub use heatmap::channel_svg;
 pub use plot::{curve_svg, PlotOptions, LOG_SCALE_DECADES};
-pub use run::{apply_axis, run_curve, CurveOptions, CurveResult, PointSink};
+pub use run::{apply_axis, check_reproduces, run_curve, CurveOptions, CurveResult, PointSink};
 pub use series::{check_resumable, Compare, PointStatus, Row, Series, SeriesSource};
 pub use spec::{load_curve_file, CurveFile, CurveSpec, GridValue};
 

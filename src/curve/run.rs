@@ -1,7 +1,7 @@
 //! Running a curve: every grid point in parallel, reproducibly, within the time limits,
 //! skipping points already done.
 
-use super::{Axis, CurveError, Grid, Row, Series, SeriesSource};
+use super::{Axis, CurveError, Grid, PointStatus, Row, Series, SeriesSource};
 use crate::problem::{Problem, ProblemSpec};
 use crate::solve::SolveOptions;
 use rayon::prelude::*;
@@ -186,4 +186,58 @@ pub fn run_curve(
         }
     }
     Ok(out)
+}
+
+/// Before resuming: the first optimal point of the certified optimum in `previous` is solved
+/// again and must reproduce its value (within the options' gap tolerance, twice over), so that
+/// rows of another problem, axis or options are never mixed into this curve's CSV.
+pub fn check_reproduces(
+    previous: &[Row],
+    base: &ProblemSpec,
+    grid: &Grid,
+    options: &CurveOptions,
+    path: &str,
+) -> Result<(), CurveError> {
+    let Some(row) = previous
+        .iter()
+        .find(|r| r.series.starts_with("optimum") && r.status == PointStatus::Optimal)
+    else {
+        return Ok(());
+    };
+    let refuse = |reason: String| CurveError::Resume {
+        path: path.into(),
+        reason,
+    };
+    let Some(stored) = row.value else {
+        return Ok(());
+    };
+    let spec = apply_axis(base, grid.axis, row.x).map_err(|e| {
+        refuse(format!(
+            "its point x = {} is not a point of this curve's axis ({e}); it was written for another axis or problem",
+            row.x
+        ))
+    })?;
+    let mut solve = options.solve.clone();
+    if let Some(limit) = options.point_time_limit {
+        solve.backend_options.time_limit_seconds = limit;
+    }
+    let again = SeriesSource::Optimum
+        .rows(&spec, row.x, &solve)
+        .map_err(|e| {
+            refuse(format!(
+                "its point x = {} is not a point of this curve ({e}); it was written for another axis or problem",
+                row.x
+            ))
+        })?;
+    let Some(value) = again.first().and_then(|r| r.value) else {
+        return Ok(());
+    };
+    let tolerance = 2.0 * options.solve.gap.allowed(stored, value);
+    if (value - stored).abs() > tolerance {
+        return Err(refuse(format!(
+            "its optimum at x = {} is {stored}, but this curve's problem gives {value}; it was written for another problem or other options",
+            row.x
+        )));
+    }
+    Ok(())
 }

@@ -195,6 +195,15 @@ pub fn run(args: CurveArgs) -> Result<u8> {
             &out.display().to_string(),
         )?;
     }
+    if let Some(out) = &args.output {
+        mechsynth::curve::check_reproduces(
+            &previous,
+            &file.problem,
+            &grid,
+            &options,
+            &out.display().to_string(),
+        )?;
+    }
     options.done = previous.iter().map(|r| r.x.to_bits()).collect();
     let todo = grid
         .values
