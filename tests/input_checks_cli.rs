@@ -157,3 +157,18 @@ fn an_unknown_key_of_any_notion_is_refused() {
         assert_refused(&o, &["unknown field `bogus_key`"]);
     }
 }
+
+/// Outside TOML problem files (a solve report read back as JSON), a loss table with a key its
+/// variant does not use is refused by the loss type itself.
+#[test]
+fn a_loss_table_with_a_stray_key_does_not_deserialize() {
+    use mechsynth::objective::LossSpec;
+    for text in [
+        r#"{"range": 1.0, "foo": 2}"#,
+        r#"{"matrix": [[0.0]], "range": 1.0}"#,
+    ] {
+        assert!(serde_json::from_str::<LossSpec>(text).is_err(), "{text}");
+    }
+    let range: LossSpec = serde_json::from_str(r#"{"range": 1.0}"#).unwrap();
+    assert_eq!(range, LossSpec::Range { range: 1.0 });
+}
