@@ -59,16 +59,28 @@ fn audit_checks_epsilons_above_the_solvers_bound() {
     assert_eq!(checks[0]["requested"], 40.0);
     // The pure LDP leakage of 2-RR is ln(0.75 / 0.25) = ln 3.
     let achieved = checks[0]["achieved"].as_f64().unwrap();
-    assert!((achieved - 3f64.ln()).abs() < CLOSED_FORM_TOLERANCE, "{achieved}");
+    assert!(
+        (achieved - 3f64.ln()).abs() < CLOSED_FORM_TOLERANCE,
+        "{achieved}"
+    );
     assert!(checks.iter().all(|c| c["verdict"] == "holds"), "{report}");
     // Every ratio is at most 3 < e^45: no output set needs any delta.
     assert_eq!(report["leakage"]["ldp delta at eps = 45"], 0.0, "{report}");
 
     // Non-finite and negative values are still bad input, naming the key.
     for (extra, key) in [
-        ("[[privacy]]\nnotion = \"ldp\"\nepsilon = -1\n", "privacy[0].epsilon"),
-        ("[[privacy]]\nnotion = \"ldp\"\nepsilon = inf\n", "privacy[0].epsilon"),
-        ("[[privacy]]\nnotion = \"ldp\"\nepsilon = nan\n", "privacy[0].epsilon"),
+        (
+            "[[privacy]]\nnotion = \"ldp\"\nepsilon = -1\n",
+            "privacy[0].epsilon",
+        ),
+        (
+            "[[privacy]]\nnotion = \"ldp\"\nepsilon = inf\n",
+            "privacy[0].epsilon",
+        ),
+        (
+            "[[privacy]]\nnotion = \"ldp\"\nepsilon = nan\n",
+            "privacy[0].epsilon",
+        ),
     ] {
         write_channel(&dir, extra);
         let o = run_in(&dir, &["audit", "ch.toml"]);

@@ -58,14 +58,22 @@ fn repeated_domain_values_and_labels_are_refused() {
     // 2 and 2.0 are one number (one label "2").
     let o = solve_text(&dir, "w.toml", &problem("values = [2.0, 1, 2]", hamming));
     assert_refused(&o, &["`domain.values[2]` = 2", "twice"]);
-    let o = solve_text(&dir, "l.toml", &problem("labels = [\"a\", \"b\", \"a\"]", hamming));
+    let o = solve_text(
+        &dir,
+        "l.toml",
+        &problem("labels = [\"a\", \"b\", \"a\"]", hamming),
+    );
     assert_refused(&o, &["`domain.labels` = \"a\"", "twice"]);
     std::fs::write(dir.join("pts.csv"), "name,x,y\na,0,0\nb,1,0\na,0,1\n").unwrap();
     let points = "points = { file = \"pts.csv\", x = \"x\", y = \"y\", label = \"name\" }";
     let o = solve_text(&dir, "p.toml", &problem(points, hamming));
     assert_refused(&o, &["`domain.points.label` = \"a\"", "lines 2 and 4"]);
     // Distinct values still solve.
-    assert_solved(&solve_text(&dir, "ok.toml", &problem("values = [1, 2, 3]", hamming)));
+    assert_solved(&solve_text(
+        &dir,
+        "ok.toml",
+        &problem("values = [1, 2, 3]", hamming),
+    ));
 }
 
 #[test]
@@ -81,7 +89,11 @@ fn labels_domain_refuses_what_needs_distances_and_keeps_the_rest() {
         let o = solve_text(&dir, "l.toml", &problem(labels, &objective));
         assert_refused(
             &o,
-            &[&format!("`objective.loss` = {shown}"), "`labels`", "`values`"],
+            &[
+                &format!("`objective.loss` = {shown}"),
+                "`labels`",
+                "`values`",
+            ],
         );
         // The same loss on a domain with distances solves.
         let o = solve_text(&dir, "v.toml", &problem("values = [0, 1, 2]", &objective));
@@ -130,7 +142,11 @@ fn a_key_that_an_objective_kind_ignores_is_refused() {
     assert_refused(&o, &["`objective.loss` = \"absolute\"", "co-location"]);
     for kind in OBJECTIVE_NAMES {
         let objective = format!("kind = \"{kind}\"\n{}", required_keys(kind));
-        assert_solved(&solve_text(&dir, "ok.toml", &problem("size = 3", &objective)));
+        assert_solved(&solve_text(
+            &dir,
+            "ok.toml",
+            &problem("size = 3", &objective),
+        ));
         let o = solve_text(
             &dir,
             "bad.toml",
