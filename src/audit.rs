@@ -149,7 +149,8 @@ pub struct AuditReport {
     #[serde(serialize_with = "crate::report::serialize_number_map")]
     pub leakage: BTreeMap<String, f64>,
     /// Every objective that applies, evaluated for the channel (`mmse-sum` of the domain's
-    /// values, `mmse-histogram`, `mutual-information`, and `inversion-mse` when invertible).
+    /// values unless the domain is `labels`, `mmse-histogram`, `mutual-information`, and
+    /// `inversion-mse` and `frequency-mse` when finite; see [`objective_profile`]).
     pub objectives: BTreeMap<String, f64>,
     /// The stated constraints, requested vs achieved, with verdicts.
     pub checks: Vec<AuditCheck>,
