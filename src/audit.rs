@@ -56,7 +56,9 @@ impl AuditSpec {
         Self::parse(&text, path)
     }
 
-    /// Parse text: JSON (a solve report) when it starts with `{`, TOML otherwise.
+    /// Parse text: JSON (a solve report) when it starts with `{`, TOML otherwise. In TOML, a
+    /// relative `domain.points.file` is taken relative to the directory of `origin` (as in a
+    /// problem file); a solve report's domain is kept as the report states it.
     pub fn parse(text: &str, origin: &Path) -> Result<Self, ProblemError> {
         let parse_error = |message: String| ProblemError::Parse {
             path: origin.to_path_buf(),
@@ -79,7 +81,11 @@ impl AuditSpec {
                 privacy: out.problem.privacy,
             })
         } else {
-            toml::from_str(text).map_err(|e| parse_error(e.to_string()))
+            let mut spec: Self = toml::from_str(text).map_err(|e| parse_error(e.to_string()))?;
+            if let Some(domain) = &mut spec.domain {
+                domain.resolve_relative_to(origin.parent().unwrap_or(Path::new("")));
+            }
+            Ok(spec)
         }
     }
 }
@@ -143,7 +149,8 @@ pub struct AuditReport {
     #[serde(serialize_with = "crate::report::serialize_number_map")]
     pub leakage: BTreeMap<String, f64>,
     /// Every objective that applies, evaluated for the channel (`mmse-sum` of the domain's
-    /// values, `mmse-histogram`, `mutual-information`, and `inversion-mse` when invertible).
+    /// values unless the domain is `labels`, `mmse-histogram`, `mutual-information`, and
+    /// `inversion-mse` and `frequency-mse` when finite; see [`objective_profile`]).
     pub objectives: BTreeMap<String, f64>,
     /// The stated constraints, requested vs achieved, with verdicts.
     pub checks: Vec<AuditCheck>,
@@ -199,7 +206,8 @@ pub fn audit(spec: &AuditSpec) -> Result<AuditReport, ProblemError> {
     }
     let mut checks = Vec::new();
     for (i, p) in spec.privacy.iter().enumerate() {
-        let notion = p.resolve(&format!("privacy[{i}]"), &domain, &mut warnings)?;
+        // No program is solved: epsilon above MAX_EPSILON is only checked against.
+        let notion = p.resolve_to_check(&format!("privacy[{i}]"), &domain, &mut warnings)?;
         checks.extend(notion.check(&channel).into_iter().map(AuditCheck::new));
     }
     let all_hold = checks.iter().all(|c| c.verdict != Verdict::Violated);
@@ -266,26 +274,41 @@ impl AuditReport {
 }
 
 impl AuditReport {
-    /// One CSV row per stated constraint (`constraint,requested,achieved,verdict,excess`), then
-    /// one per leakage (`leakage,<notion>,<value>`), full precision.
+    /// CSV with the header `kind,name,requested,achieved,verdict,excess`: one row per stated
+    /// constraint (`constraint`), then one per leakage (`leakage`, the value under `achieved`),
+    /// then one per objective (`objective`, the value under `achieved`), full precision; fields
+    /// are quoted where they hold a comma.
     pub fn to_csv(&self) -> String {
-        use std::fmt::Write;
-        let mut s = String::from("kind,name,requested,achieved,verdict,excess\n");
+        let mut writer = csv::Writer::from_writer(Vec::new());
+        let mut row = |fields: [&str; 6]| {
+            writer
+                .write_record(fields)
+                .expect("writing CSV to memory cannot fail");
+        };
+        row(["kind", "name", "requested", "achieved", "verdict", "excess"]);
         for a in &self.checks {
             let verdict = match a.verdict {
                 Verdict::Holds => "holds",
                 Verdict::HoldsUpToRounding => "holds-up-to-rounding",
                 Verdict::Violated => "violated",
             };
-            let _ = writeln!(
-                s,
-                "constraint,{},{:?},{:?},{verdict},{:?}",
-                a.check.constraint, a.check.requested, a.check.achieved, a.excess
-            );
+            row([
+                "constraint",
+                &a.check.constraint,
+                &format!("{:?}", a.check.requested),
+                &format!("{:?}", a.check.achieved),
+                verdict,
+                &format!("{:?}", a.excess),
+            ]);
         }
-        for (k, v) in &self.leakage {
-            let _ = writeln!(s, "leakage,{k},,{v:?},,");
+        for (kind, values) in [("leakage", &self.leakage), ("objective", &self.objectives)] {
+            for (name, value) in values {
+                row([kind, name, "", &format!("{value:?}"), "", ""]);
+            }
         }
-        s
+        let bytes = writer
+            .into_inner()
+            .expect("flushing CSV to memory cannot fail");
+        String::from_utf8(bytes).expect("CSV of UTF-8 fields is UTF-8")
     }
 }

@@ -9,8 +9,11 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Positions {
-    /// Symbols without coordinates; distance-based features use their indices 0..n-1.
+    /// The numbers `0..n-1` (`size = n`); distance-based features use them.
     Indices,
+    /// Named symbols (`labels = [...]`): no order of magnitude, no distances. Losses and
+    /// metrics that need distances, and objectives that need numeric values, are refused.
+    Labels,
     /// Points on the real line (`values = [...]` or `line = n`).
     Line(Vec<f64>),
     /// Cells of a `rows x cols` grid, row-major, with coordinates `(row, col)`.
@@ -53,11 +56,19 @@ impl Domain {
                 "the domain needs at least one symbol",
             ));
         }
-        Self::labeled((0..n).map(|i| i.to_string()).collect())
+        Self::distinct((0..n).map(|i| i.to_string()).collect())
     }
 
-    /// Symbols with the given distinct labels, uniform prior.
+    /// Symbols with the given distinct labels, uniform prior; they have no positions and so
+    /// no distances ([`Positions::Labels`]).
     pub fn labeled(labels: Vec<String>) -> Result<Self, ProblemError> {
+        let mut d = Self::distinct(labels)?;
+        d.positions = Positions::Labels;
+        Ok(d)
+    }
+
+    /// Symbols with the given distinct labels at [`Positions::Indices`], uniform prior.
+    fn distinct(labels: Vec<String>) -> Result<Self, ProblemError> {
         check_size("domain.labels", labels.len())?;
         if labels.is_empty() {
             return Err(ProblemError::invalid(
@@ -116,6 +127,16 @@ impl Domain {
                 "the domain needs at least one value",
             ));
         }
+        check_size("domain.values", values.len())?;
+        for (i, v) in values.iter().enumerate() {
+            if let Some(j) = values[..i].iter().position(|o| o == v) {
+                return Err(ProblemError::invalid(
+                    format!("domain.values[{i}]"),
+                    show_number(*v),
+                    format!("value appears twice (positions {j} and {i}); values must be distinct (they are the symbols' labels)"),
+                ));
+            }
+        }
         let n = values.len();
         let mut d = Self::sized_as("domain.values", n)?;
         d.labels = values.iter().map(|v| format!("{v}")).collect();
@@ -136,7 +157,7 @@ impl Domain {
         let labels = (0..rows)
             .flat_map(|r| (0..cols).map(move |c| format!("({r},{c})")))
             .collect();
-        let mut d = Self::labeled(labels)?;
+        let mut d = Self::distinct(labels)?;
         d.positions = Positions::Grid { rows, cols };
         Ok(d)
     }
@@ -155,7 +176,7 @@ impl Domain {
             ));
         }
         check_size("domain.points", labels.len())?;
-        let mut d = Self::labeled(labels).map_err(|e| match e {
+        let mut d = Self::distinct(labels).map_err(|e| match e {
             ProblemError::InvalidValue { value, reason, .. } => {
                 ProblemError::invalid("domain.points.label", value, reason)
             }
@@ -243,7 +264,13 @@ impl Domain {
 
     /// Whether the symbols have positions of their own (not just indices).
     pub fn has_geometry(&self) -> bool {
-        !matches!(self.positions, Positions::Indices)
+        !matches!(self.positions, Positions::Indices | Positions::Labels)
+    }
+
+    /// Whether distances between symbols (and numeric values of symbols) mean anything: every
+    /// domain but `labels`, whose symbols are names.
+    pub fn has_distances(&self) -> bool {
+        !matches!(self.positions, Positions::Labels)
     }
 }
 

@@ -318,9 +318,53 @@ fn check_shape(value: &toml::Table) -> Result<(), ProblemError> {
     }
     if let Some(toml::Value::Table(t)) = value.get("objective") {
         check_table("objective", t)?;
+        check_objective_keys(t)?;
     }
     if let Some(toml::Value::Table(t)) = value.get("expected") {
         check_table("expected", t)?;
+    }
+    Ok(())
+}
+
+/// Objective kinds that take no key besides `kind`. Serde accepts any key next to the tag of a
+/// unit variant and drops it, so these are checked here.
+const KINDS_WITHOUT_KEYS: [&str; 3] = ["co-location", "mmse-histogram", "mutual-information"];
+
+/// Keys of `[objective]` that serde would accept and then ignore: any key of a kind in
+/// [`KINDS_WITHOUT_KEYS`], and a second or unknown key in a `loss = { ... }` table (an untagged
+/// loss keeps the first variant that fits and drops the rest).
+fn check_objective_keys(objective: &toml::Table) -> Result<(), ProblemError> {
+    if let Some(toml::Value::String(kind)) = objective.get("kind") {
+        if KINDS_WITHOUT_KEYS.contains(&kind.as_str()) {
+            if let Some((key, v)) = objective.iter().find(|(k, _)| k.as_str() != "kind") {
+                return Err(ProblemError::invalid(
+                    format!("objective.{key}"),
+                    v.to_string(),
+                    format!("`kind = \"{kind}\"` takes no other keys, so this one would be ignored; remove it or choose a kind that uses it"),
+                ));
+            }
+        }
+    }
+    if let Some(toml::Value::Table(loss)) = objective.get("loss") {
+        const LOSS_KEYS: [&str; 2] = ["matrix", "range"];
+        if let Some((key, v)) = loss.iter().find(|(k, _)| !LOSS_KEYS.contains(&k.as_str())) {
+            let hint = nearest(key, &LOSS_KEYS)
+                .map(|s| format!(" (did you mean `{s}`?)"))
+                .unwrap_or_default();
+            return Err(ProblemError::invalid(
+                format!("objective.loss.{key}"),
+                v.to_string(),
+                format!(
+                    "unknown key{hint}; a loss table is {{ matrix = [[...]] }} or {{ range = r }}"
+                ),
+            ));
+        }
+        if loss.len() > 1 {
+            return Err(ProblemError::structure(
+                "objective.loss",
+                "give either `matrix` or `range`, not both: one of them would be ignored",
+            ));
+        }
     }
     Ok(())
 }

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(
     untagged,
+    deny_unknown_fields,
     expecting = "a loss name (\"hamming\", \"absolute\", \"squared\"), { matrix = [[...]] } or { range = r }"
 )]
 pub enum LossSpec {
@@ -39,10 +40,38 @@ impl LossSpec {
         }
     }
 
+    /// Whether the loss is a function of the distance between symbols (`absolute`,
+    /// `squared`, `{ range = r }`), which a `labels` domain does not have.
+    pub fn needs_distances(&self) -> bool {
+        match self {
+            LossSpec::Named(name) => matches!(name.as_str(), "absolute" | "squared"),
+            LossSpec::Range { .. } => true,
+            LossSpec::Matrix { .. } => false,
+        }
+    }
+
+    /// The loss as written in a problem file, for error messages.
+    fn shown(&self) -> String {
+        match self {
+            LossSpec::Named(name) => format!("{name:?}"),
+            LossSpec::Matrix { .. } => "{ matrix = [[...]] }".into(),
+            LossSpec::Range { range } => format!("{{ range = {range} }}"),
+        }
+    }
+
     /// The loss matrix over `domain` (outputs = inputs). Distances are the domain's natural
-    /// ones: `|a_x - a_y|` for values, lines and plain symbols (indices), Euclidean on grids.
+    /// ones: `|a_x - a_y|` for values, lines and `size` symbols (their indices), Euclidean on
+    /// grids and planar points, great-circle km on lon/lat points; a `labels` domain has none,
+    /// and a loss that needs them is an error naming `key`.
     pub fn matrix(&self, key: &str, domain: &Domain) -> Result<Vec<Vec<f64>>, ProblemError> {
         let n = domain.size();
+        if self.needs_distances() && !domain.has_distances() {
+            return Err(ProblemError::invalid(
+                key,
+                self.shown(),
+                format!("the {} loss needs distances between symbols, and a `labels` domain has none; give a domain with distances (`values`, `line`, `size`, `grid` or `points`), or use a loss that needs none: \"hamming\" or {{ matrix = [[...]] }}", self.name()),
+            ));
+        }
         let d = domain.natural_distances();
         let from = |f: &dyn Fn(usize, usize) -> f64| -> Vec<Vec<f64>> {
             (0..n).map(|x| (0..n).map(|y| f(x, y)).collect()).collect()

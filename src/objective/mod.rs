@@ -197,6 +197,13 @@ impl ObjectiveSpec {
             }
             ObjectiveSpec::CoLocation => Box::new(LinearObjective::co_location(domain.size())),
             ObjectiveSpec::MmseSum { weight, offset } => {
+                if !domain.has_distances() {
+                    return Err(ProblemError::invalid(
+                        "objective.kind",
+                        "\"mmse-sum\"",
+                        "mmse-sum estimates a numeric f(X), and the symbols of a `labels` domain are names without values; give the values (`values = [...]`, `line`, `size`, `grid` or `points`), or use an objective that needs none (\"mmse-histogram\", \"frequency-mse\", \"mutual-information\", \"expected-loss\" with \"hamming\")",
+                    ));
+                }
                 let w = finite("objective.weight", weight.unwrap_or(1.0))?;
                 let o = finite("objective.offset", offset.unwrap_or(0.0))?;
                 let spread = domain
@@ -415,7 +422,8 @@ pub fn objective_profile_for(
 pub const PROFILE_CUBIC_LIMIT: usize = 1000;
 
 /// Every objective that applies to any channel over `domain`, evaluated: `mmse-sum` (of the
-/// domain's values, weight 1), `mmse-histogram`, `mutual-information` (nats), and
+/// domain's values, weight 1; not for a `labels` domain, whose symbols have no values),
+/// `mmse-histogram`, `mutual-information` (nats), and
 /// `inversion-mse` (one user, true distribution = the prior) when the channel is square and
 /// invertible, and `frequency-mse` (every frequency, fixed counts, one user) when it is finite
 /// (these two only up to [`PROFILE_CUBIC_LIMIT`] inputs).
@@ -431,11 +439,14 @@ pub fn objective_profile(channel: &Channel, domain: &Domain) -> BTreeMap<String,
             ColumnObjective::new(String::new(), f).evaluate(channel),
         )
     };
-    out.extend([
-        column(
+    if domain.has_distances() {
+        let (name, value) = column(
             "mmse-sum",
             Box::new(MmseSum::new(&domain.numeric_values(), prior, 1.0)),
-        ),
+        );
+        out.insert(name, value);
+    }
+    out.extend([
         column("mmse-histogram", Box::new(MmseHistogram::new(prior))),
         column(
             "mutual-information",

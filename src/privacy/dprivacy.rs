@@ -52,6 +52,15 @@ impl MetricSpec {
                 .collect()
         };
         match self {
+            MetricSpec::Named(name)
+                if METRIC_NAMES.contains(&name.as_str()) && !domain.has_distances() =>
+            {
+                Err(ProblemError::invalid(
+                    key,
+                    format!("{name:?}"),
+                    "a named metric needs positions, and the symbols of a `labels` domain have none; give a domain with distances (`values`, `line`, `size`, `grid` or `points`), or an n x n distance matrix as `metric`",
+                ))
+            }
             MetricSpec::Named(name) => match name.as_str() {
                 "line" => {
                     if let Positions::Grid { .. } | Positions::Points { .. } = domain.positions() {

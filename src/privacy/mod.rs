@@ -32,7 +32,8 @@ pub use mutual_information::{
     mutual_information_down, mutual_information_up, MutualInformationPrivacy,
 };
 pub use spec::{
-    check_delta, check_epsilon, ApproximateSpec, PrivacySpec, Symbol, MAX_EPSILON, NOTION_NAMES,
+    check_delta, check_epsilon, check_epsilon_finite, ApproximateSpec, PrivacySpec, Symbol,
+    MAX_EPSILON, NOTION_NAMES,
 };
 
 use crate::channel::Channel;

@@ -185,6 +185,14 @@ pub enum PrivacySpec {
     },
 }
 
+/// What a resolved constraint is for: a program to solve (epsilon at most [`MAX_EPSILON`],
+/// domain sizes the solvers handle) or checking a given channel (any finite epsilon >= 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    Solve,
+    Check,
+}
+
 /// `approximate = { spanner = t }` on a d-privacy entry: encode only the edges of a greedy
 /// t-spanner, at `epsilon / t` (see [`crate::privacy::SpannerEncoding`]).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -241,7 +249,8 @@ impl PrivacySpec {
         }
     }
 
-    /// Validate against `domain` and build the constraint set. `key` is the entry's path
+    /// Validate against `domain` and build the constraint set for a program to solve: every
+    /// epsilon must be in `[0, MAX_EPSILON]` ([`check_epsilon`]). `key` is the entry's path
     /// (`privacy[0]`); non-fatal findings are appended to `warnings`.
     pub fn resolve(
         &self,
@@ -249,6 +258,33 @@ impl PrivacySpec {
         domain: &Domain,
         warnings: &mut Vec<String>,
     ) -> Result<Box<dyn PrivacyNotion>, ProblemError> {
+        self.resolve_for(Purpose::Solve, key, domain, warnings)
+    }
+
+    /// As [`PrivacySpec::resolve`], for checking a given channel against the constraint (as
+    /// `audit` does) rather than solving a program: epsilon may be any finite number >= 0
+    /// ([`check_epsilon_finite`]), since no solver has to resolve `e^epsilon`.
+    pub fn resolve_to_check(
+        &self,
+        key: &str,
+        domain: &Domain,
+        warnings: &mut Vec<String>,
+    ) -> Result<Box<dyn PrivacyNotion>, ProblemError> {
+        self.resolve_for(Purpose::Check, key, domain, warnings)
+    }
+
+    /// The body of [`PrivacySpec::resolve`] and [`PrivacySpec::resolve_to_check`].
+    fn resolve_for(
+        &self,
+        purpose: Purpose,
+        key: &str,
+        domain: &Domain,
+        warnings: &mut Vec<String>,
+    ) -> Result<Box<dyn PrivacyNotion>, ProblemError> {
+        let check_epsilon = match purpose {
+            Purpose::Solve => check_epsilon,
+            Purpose::Check => check_epsilon_finite,
+        };
         let eps_key = format!("{key}.epsilon");
         let n = domain.size();
         Ok(match self {
@@ -321,7 +357,10 @@ impl PrivacySpec {
                             .map(|c| c[0])
                             .collect::<Vec<_>>(),
                     );
-                if line_method && n > crate::synthesis::line::LINE_MAX_INPUTS {
+                if purpose == Purpose::Solve
+                    && line_method
+                    && n > crate::synthesis::line::LINE_MAX_INPUTS
+                {
                     return Err(ProblemError::invalid(
                         format!("{key}.notion"),
                         "\"d-privacy\"",
@@ -331,7 +370,10 @@ impl PrivacySpec {
                         ),
                     ));
                 }
-                if n > crate::formulation::LP_MAX_INPUTS && !line_method {
+                if purpose == Purpose::Solve
+                    && n > crate::formulation::LP_MAX_INPUTS
+                    && !line_method
+                {
                     return Err(ProblemError::invalid(
                         format!("{key}.notion"),
                         "\"d-privacy\"",
@@ -389,10 +431,12 @@ impl PrivacySpec {
                 let releases = check_releases(key, *releases, delta)?;
                 if releases > 1 {
                     let notion = crate::compose::ComposedLip::new(epsilon, releases, prior);
-                    warnings.push(format!(
+                    if purpose == Purpose::Solve {
+                        warnings.push(format!(
                         "{key}.releases = {releases}: the program is the single-release relaxation (one release leaks no more than the {releases} together, by post-processing); certification mixes its channel with a constant one until the exact leakage of the {releases} releases together is within epsilon, so the result is optimal only if the gap closes (Thm 4 of context-aware-lip alone would design each release at eps1 = {})",
                         notion.theorem4_epsilon
                     ));
+                    }
                     Box::new(notion)
                 } else if delta == 0.0 {
                     Box::new(Lip {
@@ -512,8 +556,8 @@ fn check_releases(key: &str, releases: Option<usize>, delta: f64) -> Result<usiz
 /// Largest accepted epsilon.
 pub const MAX_EPSILON: f64 = 30.0;
 
-/// Epsilon must be a finite number in `[0, MAX_EPSILON]`.
-pub fn check_epsilon(key: &str, epsilon: f64) -> Result<f64, ProblemError> {
+/// Epsilon must be a finite number `>= 0` (no upper bound: for checking a given channel).
+pub fn check_epsilon_finite(key: &str, epsilon: f64) -> Result<f64, ProblemError> {
     if epsilon.is_nan() || epsilon < 0.0 || epsilon.is_infinite() {
         return Err(ProblemError::invalid(
             key,
@@ -521,6 +565,12 @@ pub fn check_epsilon(key: &str, epsilon: f64) -> Result<f64, ProblemError> {
             "epsilon must be a finite number >= 0",
         ));
     }
+    Ok(epsilon)
+}
+
+/// Epsilon must be a finite number in `[0, MAX_EPSILON]` (for a program to solve).
+pub fn check_epsilon(key: &str, epsilon: f64) -> Result<f64, ProblemError> {
+    check_epsilon_finite(key, epsilon)?;
     if epsilon > MAX_EPSILON {
         return Err(ProblemError::invalid(
             key,

@@ -44,7 +44,7 @@ pub fn run(args: AuditArgs) -> Result<u8> {
     let mut report = audit(&spec)?;
     if !args.epsilons.is_empty() || !args.deltas.is_empty() {
         for &e in &args.epsilons {
-            mechsynth::privacy::check_epsilon("--epsilon", e)?;
+            mechsynth::privacy::check_epsilon_finite("--epsilon", e)?;
         }
         for &d in &args.deltas {
             mechsynth::privacy::check_delta("--delta", Some(d))?;
