@@ -188,3 +188,23 @@ fn a_loss_table_with_a_stray_key_does_not_deserialize() {
     let range: LossSpec = serde_json::from_str(r#"{"range": 1.0}"#).unwrap();
     assert_eq!(range, LossSpec::Range { range: 1.0 });
 }
+
+/// An MMSE of `0 * f(X)` is 0 for every channel: it was solved as "maximize" (the sign of a
+/// zero weight) and is now refused; a negative weight is an MSE like any other.
+#[test]
+fn mmse_sum_with_weight_zero_is_refused() {
+    let dir = scratch("weight");
+    let o = solve_text(
+        &dir,
+        "z.toml",
+        &problem("size = 3", "kind = \"mmse-sum\"\nweight = 0"),
+    );
+    assert_refused(&o, &["`objective.weight` = 0"]);
+    let o = solve_text(
+        &dir,
+        "n.toml",
+        &problem("size = 3", "kind = \"mmse-sum\"\nweight = -2"),
+    );
+    assert_solved(&o);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("\"goal\": \"minimize\""));
+}

@@ -206,6 +206,13 @@ impl ObjectiveSpec {
                 }
                 let w = finite("objective.weight", weight.unwrap_or(1.0))?;
                 let o = finite("objective.offset", offset.unwrap_or(0.0))?;
+                if w == 0.0 {
+                    return Err(ProblemError::invalid(
+                        "objective.weight",
+                        "0",
+                        "the MSE of 0 * f(X) is 0 for every channel, so there is nothing to optimize; give a non-zero weight",
+                    ));
+                }
                 let spread = domain
                     .numeric_values()
                     .iter()

@@ -67,7 +67,8 @@ pub(crate) fn leakage_over_pairs(
 }
 
 /// The mixing weight (see [`super::PrivacyNotion::mixing_weight`]) that repairs every ratio of
-/// `pairs`, each allowed the factor `e^(epsilon unit[x][x2])` in both directions.
+/// `pairs`: `Q[x][y] <= e^(epsilon unit[x][x2]) Q[x2][y]` for each ordered pair `(x, x2)`, as
+/// [`leakage_over_pairs`] checks them (a privacy matrix need not be symmetric).
 pub(crate) fn mixing_weight_over_pairs(
     channel: &Channel,
     unit: &[Vec<f64>],
@@ -86,7 +87,7 @@ pub(crate) fn mixing_weight_over_pairs(
                 .zip(&rows[x2])
                 .zip(target)
                 .try_fold(0.0f64, |worst, ((&a, &b), &g)| {
-                    super::pair_mixing_weight(a.max(b), a.min(b), factor, g).map(|t| worst.max(t))
+                    super::pair_mixing_weight(a, b, factor, g).map(|t| worst.max(t))
                 })
         })
         .try_reduce(|| 0.0, |s, t| Some(s.max(t)))

@@ -139,6 +139,18 @@ pub fn run(args: CurveArgs) -> Result<u8> {
     } else {
         args.mechanisms.clone()
     };
+    let known: Vec<&str> = mechsynth::verify::REGISTRY.iter().map(|e| e.name).collect();
+    if let Some(unknown) = mechanisms.iter().find(|m| !known.contains(&m.as_str())) {
+        let key = if args.mechanisms.is_empty() {
+            "curve.mechanisms"
+        } else {
+            "--mechanisms"
+        };
+        bail!(UsageError(format!(
+            "invalid `{key}` = {unknown}: not a registry mechanism; the registry has {}",
+            known.join(", ")
+        )));
+    }
 
     let mut inputs = vec![args.file.clone()];
     inputs.extend(domain_files(&file.problem.domain));
