@@ -114,20 +114,25 @@ fn identity(path: &Path) -> Option<Identity> {
         }
     }
     let name = path.file_name()?;
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    parent
+    folder_of(path)
         .canonicalize()
         .ok()
         .map(|dir| Identity::Path(dir.join(name)))
 }
 
-/// Check every file a run will write before anything is computed: none may be a folder, one
-/// of the run's `inputs` (compared as files, not as spellings: a hard link or symlink to an
-/// input is that input), or the same file as another output; an existing file is replaced
-/// only with `force`. Errors name the flag and its value (exit 2).
+/// The folder a file path writes into (`.` for a bare file name).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// Check every file a run will write before anything is computed: none may be a folder, lie
+/// in a folder that does not exist (or is not a folder), be one of the run's `inputs`
+/// (compared as files, not as spellings: a hard link or symlink to an input is that input), or
+/// the same file as another output; an existing file is replaced only with `force`. Errors
+/// name the flag and its value (exit 2).
 pub fn check_outputs(outputs: &[Output], inputs: &[PathBuf], force: bool) -> Result<()> {
     let input_ids: Vec<(&PathBuf, Identity)> = inputs
         .iter()
@@ -143,8 +148,21 @@ pub fn check_outputs(outputs: &[Output], inputs: &[PathBuf], force: bool) -> Res
                 out.flag
             )));
         }
+        let folder = folder_of(out.path);
+        if !folder.is_dir() {
+            let why = if folder.exists() {
+                "is not a directory"
+            } else {
+                "does not exist"
+            };
+            bail!(UsageError(format!(
+                "invalid `{}` = {shown}: its folder {} {why}; create it first or choose another path",
+                out.flag,
+                folder.display()
+            )));
+        }
         let Some(id) = identity(out.path) else {
-            continue; // its folder does not exist: writing fails with an I/O error
+            continue; // no file name (a path ending in `..`): writing reports the error
         };
         if let Some((input, _)) = input_ids.iter().find(|(_, i)| *i == id) {
             bail!(UsageError(format!(
@@ -194,7 +212,7 @@ pub fn emit(text: &str, output: Option<&Path>) -> Result<()> {
         Some(path) => {
             std::fs::write(path, text)
                 .with_context(|| format!("cannot write {}", path.display()))?;
-            eprintln!("wrote {}", path.display());
+            log_line!("wrote {}", path.display());
         }
         None => {
             let mut stdout = std::io::stdout().lock();
@@ -219,7 +237,7 @@ pub fn stderr_progress() -> mechsynth::synthesis::ProgressSink {
             return;
         }
         *last = Some(Instant::now());
-        eprintln!("[{:>6.1} s] {message}", start.elapsed().as_secs_f64());
+        log_line!("[{:>6.1} s] {message}", start.elapsed().as_secs_f64());
     })
 }
 
@@ -272,7 +290,7 @@ pub fn stderr_progress_with_heartbeat(
             return;
         }
         s.last_print = Some(Instant::now());
-        eprintln!("[{:>6.1} s] {message}", start.elapsed().as_secs_f64());
+        log_line!("[{:>6.1} s] {message}", start.elapsed().as_secs_f64());
     });
     let stop = Arc::new(AtomicBool::new(false));
     let thread_stop = Arc::clone(&stop);
@@ -283,7 +301,7 @@ pub fn stderr_progress_with_heartbeat(
             let silent = s.last_print.map_or(start.elapsed(), |t| t.elapsed());
             if start.elapsed() >= quiet && silent >= quiet {
                 s.last_print = Some(Instant::now());
-                eprintln!(
+                log_line!(
                     "[{:>6.1} s] {} (still running)",
                     start.elapsed().as_secs_f64(),
                     s.phase

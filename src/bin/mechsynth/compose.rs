@@ -74,6 +74,7 @@ fn parse_priors(text: &str, n: usize) -> Result<Vec<Vec<f64>>> {
 /// the exact leakage (`NOTION exact`) and the bound (`NOTION bound`) of every notion. Exit 4
 /// when `--time-limit` runs out first.
 pub fn run(args: ComposeArgs) -> Result<u8> {
+    args.sweep.check_needed()?;
     let deadline = deadline_of(args.time_limit)?;
     if args.sweep.sweep.is_some() {
         let inputs = |a: &ComposeArgs| {
@@ -104,7 +105,7 @@ pub fn run(args: ComposeArgs) -> Result<u8> {
     let report = match report(&args, deadline) {
         Ok(r) => r,
         Err(e) if is_time_limit(&e) => {
-            eprintln!(
+            log_line!(
                 "error: {e} (`--time-limit` {} s); give more time or fewer releases",
                 args.time_limit.unwrap_or_default()
             );
@@ -149,7 +150,7 @@ fn report(args: &ComposeArgs, deadline: Option<Instant>) -> Result<ComposeReport
     let prior = loaded[0].1.prior().to_vec();
     for (path, (_, domain)) in args.channels.iter().zip(&loaded).skip(1) {
         if domain.prior() != prior.as_slice() {
-            eprintln!(
+            log_line!(
                 "warning: {} has a different prior; the first file's prior is used",
                 path.display()
             );
@@ -167,7 +168,7 @@ fn report(args: &ComposeArgs, deadline: Option<Instant>) -> Result<ComposeReport
     }
     let (outputs, entries) = mechsynth::compose::product_size(&channels);
     if entries > PROGRESS_ENTRIES && entries <= mechsynth::compose::MAX_PRODUCT_ENTRIES {
-        eprintln!(
+        log_line!(
             "composing: product channel with {outputs} outputs ({entries} entries); this can take a few seconds"
         );
     }

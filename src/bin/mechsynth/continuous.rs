@@ -65,9 +65,10 @@ pub struct ContinuousArgs {
     /// eps when --delta is 0) it achieves under LIP and LDP.
     #[arg(long)]
     noise: Option<f64>,
-    /// With --sweep: the column plotted (parameter, achieved, release-mse or posterior-mse).
-    #[arg(long, default_value = "parameter")]
-    plot: String,
+    /// With --sweep: the column plotted (parameter, achieved, release-mse or posterior-mse;
+    /// default parameter).
+    #[arg(long)]
+    plot: Option<String>,
     #[command(flatten)]
     sweep: crate::sweep::SweepArgs,
 }
@@ -224,6 +225,15 @@ fn csv(report: &Report) -> String {
 /// with --verify when a published closed form fails.
 /// With --sweep, evaluate over a grid instead (see [`crate::sweep`]).
 pub fn run(args: ContinuousArgs) -> Result<u8> {
+    args.sweep.check_needed()?;
+    if args.sweep.sweep.is_none() {
+        let plot = [("--plot", args.plot.clone())];
+        crate::sweep::needs(
+            "--sweep KEY=GRID",
+            "it picks the column a sweep plots",
+            &plot,
+        )?;
+    }
     if args.sweep.sweep.is_some() {
         return crate::sweep::run(
             &args.sweep,
@@ -258,7 +268,7 @@ pub fn run(args: ContinuousArgs) -> Result<u8> {
         let t = started.elapsed().as_secs_f64();
         if t > 2.0 && t - last.get() > 0.5 {
             last.set(t);
-            eprintln!("calibrating: {n} evaluations, {t:.1} s, trying {s:.6}");
+            log_line!("calibrating: {n} evaluations, {t:.1} s, trying {s:.6}");
         }
     };
     let limits = Limits {
@@ -268,16 +278,16 @@ pub fn run(args: ContinuousArgs) -> Result<u8> {
     let report = match calibrate_within(&req, &limits) {
         Ok(r) => r,
         Err(ContinuousError::Infeasible(m)) => {
-            eprintln!("error: no noise level meets the target: {m}");
+            log_line!("error: no noise level meets the target: {m}");
             return Ok(3);
         }
         Err(e @ ContinuousError::TimeLimit(_)) => {
-            eprintln!("error: {e}");
+            log_line!("error: {e}");
             return Ok(4);
         }
         Err(e) => return Err(bad(e)),
     };
-    eprintln!("calibrated in {:.2} s", started.elapsed().as_secs_f64());
+    log_line!("calibrated in {:.2} s", started.elapsed().as_secs_f64());
     let text = match args.format {
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
         Format::Table => table(&report),

@@ -255,7 +255,7 @@ pub fn run(args: CurveArgs) -> Result<u8> {
             let text: String = rows.iter().map(|r| csv_line(r) + "\n").collect();
             let mut f = j.lock().unwrap_or_else(|e| e.into_inner());
             if let Err(e) = f.write_all(text.as_bytes()).and_then(|_| f.flush()) {
-                eprintln!("warning: cannot append to the CSV: {e}");
+                log_line!("warning: cannot append to the CSV: {e}");
             }
         }
     }));
@@ -287,7 +287,7 @@ pub fn run(args: CurveArgs) -> Result<u8> {
     drop(journal);
     emit(&csv, args.output.as_deref())?;
     if !result.resumed.is_empty() {
-        eprintln!(
+        log_line!(
             "resumed: {} point(s) already in the CSV were skipped",
             result.resumed.len()
         );
@@ -308,7 +308,7 @@ pub fn run(args: CurveArgs) -> Result<u8> {
         write_file(svg_path, &curve_svg(&rows, &plot)?)?;
     }
     if !result.timed_out.is_empty() {
-        eprintln!(
+        log_line!(
             "time limit: {} point(s) not computed; run again with --resume to add them",
             result.timed_out.len()
         );
@@ -320,7 +320,7 @@ pub fn run(args: CurveArgs) -> Result<u8> {
 /// Write `text` to `path` and say so on stderr.
 pub fn write_file(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
-    eprintln!("wrote {}", path.display());
+    log_line!("wrote {}", path.display());
     Ok(())
 }
 

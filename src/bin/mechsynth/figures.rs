@@ -75,7 +75,7 @@ pub fn run(args: FiguresArgs) -> Result<u8> {
     for m in &manifests {
         let out = run_figure(m, &args.out, &options)
             .with_context(|| format!("figure {}", m.display()))?;
-        eprintln!(
+        log_line!(
             "{}: {} rows -> {}, {}",
             m.display(),
             out.rows.len(),

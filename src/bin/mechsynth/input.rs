@@ -60,7 +60,7 @@ impl<R: Read> Read for Progress<R> {
         }
         if elapsed > PROGRESS_AFTER && self.last.elapsed() > PROGRESS_INTERVAL {
             self.last = Instant::now();
-            eprintln!(
+            log_line!(
                 "[{:>6.1} s] {}: {:.0}% of the input",
                 elapsed.as_secs_f64(),
                 self.label,

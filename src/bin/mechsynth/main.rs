@@ -11,6 +11,15 @@
 //! its time limit, 6 with `--verify` when a closed form of the paper fails; `compose` exits 4
 //! at its time limit; `transfer` exits 0, 1 or 2.
 
+/// `eprintln!` that ignores a failed write: a closed stderr (`2>&1 | head`) must neither stop
+/// nor crash the run. Defined before the modules so that every one can use it.
+macro_rules! log_line {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod audit;
 mod common;
 mod compose;
@@ -88,7 +97,7 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
             let f = classify(error);
-            eprintln!("error: {:#}", f.error);
+            log_line!("error: {:#}", f.error);
             ExitCode::from(f.code)
         }
     }

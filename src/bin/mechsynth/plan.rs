@@ -129,7 +129,7 @@ pub fn run(args: PlanArgs) -> Result<u8> {
     };
     let report = plan(model.as_ref(), &domain, &options)?;
     for n in &report.notes {
-        eprintln!("warning: {n}");
+        log_line!("warning: {n}");
     }
     let text = match args.format {
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",

@@ -78,7 +78,7 @@ pub fn run(args: PrivatizeArgs) -> Result<u8> {
     check_time_limit(args.time_limit)?;
     let mechanism = args.mechanism.load()?;
     if args.seed.is_some() {
-        eprintln!("warning: --seed makes the randomization reproducible by anyone who knows the seed; seeded output is NOT private (use it for tests only)");
+        log_line!("warning: --seed makes the randomization reproducible by anyone who knows the seed; seeded output is NOT private (use it for tests only)");
     }
     let mut rng = args.seed.map_or_else(secure_rng, seeded_rng);
     let (input, _spool) = materialize(&args.input)?;
@@ -108,7 +108,7 @@ pub fn run(args: PrivatizeArgs) -> Result<u8> {
             std::fs::rename(&tmp, out)
                 .with_context(|| format!("cannot write {}", out.display()))?;
             std::mem::forget(guard);
-            eprintln!("wrote {}", out.display());
+            log_line!("wrote {}", out.display());
             summary
         }
         None => {
@@ -124,7 +124,7 @@ pub fn run(args: PrivatizeArgs) -> Result<u8> {
             summary
         }
     };
-    eprintln!("privatized {} records", summary.records);
+    log_line!("privatized {} records", summary.records);
     Ok(0)
 }
 

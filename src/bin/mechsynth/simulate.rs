@@ -17,10 +17,11 @@ use std::time::{Duration, Instant};
 pub struct SimulateArgs {
     #[command(flatten)]
     mechanism: MechanismArgs,
-    /// Users per trial.
+    /// Users per trial (at most 10^15).
     #[arg(long, required_unless_present = "priors", conflicts_with = "priors")]
     users: Option<u64>,
-    /// Number of trials.
+    /// Number of trials (2 to 1,000,000; memory grows with the trials run, 8 bytes per trial
+    /// and measured error).
     #[arg(long, default_value_t = 1000)]
     trials: usize,
     /// Seed of the simulation.
@@ -38,7 +39,7 @@ pub struct SimulateArgs {
     )]
     estimators: Vec<EstimatorSpec>,
     /// Per-user priors: a CSV of `users,p_0,...,p_{n-1}` lines, one per group of users
-    /// (replaces --users).
+    /// (replaces --users; at most 10^15 users in all).
     #[arg(long, value_name = "FILE")]
     priors: Option<PathBuf>,
     /// Fraction of users who report a uniformly random output instead.
@@ -116,7 +117,7 @@ pub fn run(args: SimulateArgs) -> Result<u8> {
     };
     let users = args
         .users
-        .unwrap_or_else(|| groups.iter().map(|g| g.users).sum());
+        .unwrap_or_else(|| groups.iter().fold(0, |n, g| n.saturating_add(g.users)));
     let last = std::cell::Cell::new(start);
     let total = args.trials;
     let progress = |done: usize| {
@@ -124,7 +125,7 @@ pub fn run(args: SimulateArgs) -> Result<u8> {
             && last.get().elapsed() > Duration::from_millis(500)
         {
             last.set(Instant::now());
-            eprintln!(
+            log_line!(
                 "[{:>6.1} s] simulate: {done} of {total} trials",
                 start.elapsed().as_secs_f64()
             );
@@ -149,7 +150,7 @@ pub fn run(args: SimulateArgs) -> Result<u8> {
         }
     };
     for w in &report.warnings {
-        eprintln!("warning: {w}");
+        log_line!("warning: {w}");
     }
     let text = match args.format {
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",

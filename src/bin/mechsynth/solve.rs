@@ -72,7 +72,14 @@ pub fn run(args: SolveArgs) -> Result<u8> {
                 mechsynth::privacy::MAX_EPSILON
             )));
         }
+        let file_privacy = spec.privacy.clone();
         spec.set_epsilon(e);
+        // `[expected]` is the optimum at the file's epsilon: it says nothing about another one.
+        if spec.privacy != file_privacy && spec.expected.take().is_some() {
+            log_line!(
+                "note: `--epsilon` = {e} overrides the file's epsilon; its [expected] optimum (for the file's epsilon) is not checked"
+            );
+        }
     }
     crate::input::check_time_limit(args.time_limit)?;
     if !(args.gap.is_finite() && (0.0..1.0).contains(&args.gap)) {
@@ -90,7 +97,7 @@ pub fn run(args: SolveArgs) -> Result<u8> {
     check_outputs(&outputs, &inputs, args.force)?;
     let problem = Problem::from_spec(spec)?;
     for w in &problem.warnings {
-        eprintln!("warning: {w}");
+        log_line!("warning: {w}");
     }
     let (sink, heartbeat) =
         crate::common::stderr_progress_with_heartbeat("formulating and solving");
@@ -137,15 +144,15 @@ pub fn run(args: SolveArgs) -> Result<u8> {
         Status::Feasible | Status::Solver(_) => 4,
     };
     match (&report.status, &report.gap) {
-        (Status::Feasible, Some(g)) => eprintln!(
+        (Status::Feasible, Some(g)) => log_line!(
             "status feasible: the certified channel is within {:e} ({:.2e} relative) of the optimum, which is more than the gap tolerance",
             g.absolute, g.relative
         ),
-        (Status::Feasible, None) => eprintln!(
+        (Status::Feasible, None) => log_line!(
             "status feasible: the channel is certified but no bound on the optimum is known"
         ),
-        (Status::Solver(s), _) => eprintln!("solver status: {s}; no channel"),
-        (Status::LocalOptimum, _) => eprintln!(
+        (Status::Solver(s), _) => log_line!("solver status: {s}; no channel"),
+        (Status::LocalOptimum, _) => log_line!(
             "note: {} has no global method here; the channel is the best local optimum found",
             report.objective_description
         ),
@@ -153,7 +160,7 @@ pub fn run(args: SolveArgs) -> Result<u8> {
     }
     if let Some(e) = &report.expected {
         if !e.matches {
-            eprintln!(
+            log_line!(
                 "warning: objective {} differs from the expected optimum {} by more than {:e}",
                 report.objective.unwrap_or(f64::NAN),
                 e.objective,

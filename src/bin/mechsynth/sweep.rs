@@ -5,7 +5,7 @@
 //! SVG drawn by the curve plotter.
 
 use crate::common::{check_outputs, emit, Output, UsageError};
-use anyhow::Result;
+use anyhow::{bail, Result};
 use mechsynth::curve::{curve_svg, to_csv, Axis, Grid, PlotOptions, PointStatus, Row};
 use std::path::PathBuf;
 
@@ -35,12 +35,12 @@ pub struct SweepArgs {
     /// With --sweep: draw the series as an SVG here.
     #[arg(long)]
     pub svg: Option<PathBuf>,
-    /// With --svg: the plot's title.
-    #[arg(long, default_value = "")]
-    pub title: String,
-    /// With --svg: the y axis label.
-    #[arg(long = "y-label", default_value = "value")]
-    pub y_label: String,
+    /// With --svg: the plot's title (default: none).
+    #[arg(long)]
+    pub title: Option<String>,
+    /// With --svg: the y axis label (default: `value`).
+    #[arg(long = "y-label")]
+    pub y_label: Option<String>,
     /// Allow --csv and --svg (and `transfer --emit-problem`) to replace existing files (never
     /// a file the run reads).
     #[arg(long)]
@@ -48,6 +48,37 @@ pub struct SweepArgs {
 }
 
 impl SweepArgs {
+    /// Refuse a flag that would be ignored: `--csv`, `--svg`, `--series-over` and `--only`
+    /// without `--sweep`, `--title` and `--y-label` without `--svg` (exit 2, naming the flag,
+    /// its value and the flag it needs).
+    pub fn check_needed(&self) -> Result<()> {
+        let path = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
+        if self.sweep.is_none() {
+            let needs_sweep = [
+                ("--csv", path(&self.csv)),
+                ("--svg", path(&self.svg)),
+                ("--series-over", self.series_over.clone()),
+                (
+                    "--only",
+                    Some(self.only.join(",")).filter(|o| !o.is_empty()),
+                ),
+            ];
+            needs(
+                "--sweep KEY=GRID",
+                "it only applies to a sweep",
+                &needs_sweep,
+            )?;
+        }
+        if self.svg.is_none() {
+            let needs_svg = [
+                ("--title", self.title.clone()),
+                ("--y-label", self.y_label.clone()),
+            ];
+            needs("--svg FILE", "it labels the sweep's plot", &needs_svg)?;
+        }
+        Ok(())
+    }
+
     /// The files `--csv` and `--svg` name, with their flags.
     pub fn outputs(&self) -> Vec<Output<'_>> {
         [("--csv", &self.csv), ("--svg", &self.svg)]
@@ -71,6 +102,16 @@ pub struct Value {
     pub series: String,
     /// The value (absent when the command has none at this point).
     pub value: Option<f64>,
+}
+
+/// Refuse the first of `flags` (with its value, when given) that is given without `needed`.
+pub fn needs(needed: &str, why: &str, flags: &[(&str, Option<String>)]) -> Result<()> {
+    if let Some((flag, Some(value))) = flags.iter().find(|(_, v)| v.is_some()) {
+        bail!(UsageError(format!(
+            "invalid `{flag}` = {value}: needs `{needed}` ({why})"
+        )));
+    }
+    Ok(())
 }
 
 fn split_key<'a>(flag: &str, text: &'a str, keys: &[&str]) -> Result<(&'a str, &'a str)> {
@@ -99,6 +140,7 @@ pub fn run<A: Clone>(
     eval: impl Fn(&A) -> Result<Vec<Value>>,
     inputs: impl Fn(&A) -> Vec<PathBuf>,
 ) -> Result<u8> {
+    sweep.check_needed()?;
     let text = sweep.sweep.as_deref().unwrap_or_default();
     let (key, spec) = split_key("--sweep", text, keys)?;
     let axis = if key == "epsilon" {
@@ -146,11 +188,11 @@ pub fn run<A: Clone>(
                 format!("{x:?}")
             };
             set(&mut at, key, &text)?;
-            eprintln!("sweep: {prefix}{key} = {x}");
+            log_line!("sweep: {prefix}{key} = {x}");
             match eval(&at) {
                 Ok(values) => points.push((prefix, x, Some(values))),
                 Err(e) if e.downcast_ref::<NotComputed>().is_some() => {
-                    eprintln!("sweep: {prefix}{key} = {x} not computed: {e}");
+                    log_line!("sweep: {prefix}{key} = {x} not computed: {e}");
                     points.push((prefix, x, None));
                 }
                 Err(e) => return Err(e),
@@ -196,15 +238,15 @@ pub fn run<A: Clone>(
     emit(&to_csv(&rows), sweep.csv.as_deref())?;
     if let Some(path) = &sweep.svg {
         let options = PlotOptions {
-            title: sweep.title.clone(),
+            title: sweep.title.clone().unwrap_or_default(),
             x_label: key.to_string(),
-            y_label: sweep.y_label.clone(),
+            y_label: sweep.y_label.clone().unwrap_or_else(|| "value".into()),
             size: SVG_SIZE,
         };
         emit(&curve_svg(&rows, &options)?, Some(path))?;
     }
     if !missed.is_empty() {
-        eprintln!(
+        log_line!(
             "time limit: {} point(s) not computed ({key} = {}); their rows have no value and status no-channel:time-limit",
             missed.len(),
             missed.join(", ")

@@ -121,6 +121,53 @@ pub fn run(args: TransferArgs) -> Result<u8> {
                 .into()
         ));
     }
+    // Every file the run writes, checked together before anything is computed (so that
+    // `--emit-problem` and `--csv` naming one file are refused as such).
+    let mut outputs = args.sweep.outputs();
+    if let Some(path) = &args.emit_problem {
+        outputs.push(crate::common::Output {
+            flag: "--emit-problem",
+            path,
+        });
+    }
+    crate::common::check_outputs(&outputs, &input_files(&args), args.sweep.force)?;
+    args.sweep.check_needed()?;
+    let emit_problem = args.emit_problem.as_ref().map(|p| p.display().to_string());
+    let design_epsilon = args.design_epsilon.map(|e| e.to_string());
+    let why = "they go together: the design's epsilon and the file it is written to";
+    if args.design_epsilon.is_none() {
+        crate::sweep::needs(
+            "--design-epsilon",
+            why,
+            &[("--emit-problem", emit_problem.clone())],
+        )?;
+    }
+    if args.emit_problem.is_none() {
+        crate::sweep::needs(
+            "--emit-problem",
+            why,
+            &[("--design-epsilon", design_epsilon)],
+        )?;
+    }
+    if let Some(path) = emit_problem {
+        let other = if args.sweep.sweep.is_some() {
+            Some("--sweep")
+        } else if args.simulate.is_some() {
+            Some("--simulate")
+        } else {
+            None
+        };
+        if let Some(other) = other {
+            bail!(UsageError(format!(
+                "invalid `--emit-problem` = {path}: cannot be combined with `{other}`; it writes the problem of one channel run (drop `{other}`)"
+            )));
+        }
+        if args.samples.is_none() && args.data.is_none() {
+            bail!(UsageError(format!(
+                "invalid `--emit-problem` = {path}: needs `--samples` or `--data` (the confidence set's radius depends on the sample size)"
+            )));
+        }
+    }
     if args.sweep.sweep.is_some() {
         return crate::sweep::run(
             &args.sweep,
@@ -140,16 +187,7 @@ pub fn run(args: TransferArgs) -> Result<u8> {
         let r =
             radius.ok_or_else(|| UsageError("--emit-problem needs --samples or --data".into()))?;
         let text = tr::bp_lip_problem(model.domain.labels(), phat, r, eps)?;
-        let output = crate::common::Output {
-            flag: "--emit-problem",
-            path,
-        };
-        crate::common::check_outputs(&[output], &input_files(&args), args.sweep.force)?;
         emit(&text, Some(path))?;
-    } else if args.design_epsilon.is_some() || args.emit_problem.is_some() {
-        bail!(UsageError(
-            "--design-epsilon and --emit-problem go together".into()
-        ));
     }
     print(&out, args.format)
 }

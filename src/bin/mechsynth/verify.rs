@@ -54,7 +54,7 @@ pub fn run(args: VerifyArgs) -> Result<u8> {
         let spec = ProblemSpec::load(file)?;
         let problem = Problem::from_spec(spec.clone())?;
         for w in &problem.warnings {
-            eprintln!("warning: {w}");
+            log_line!("warning: {w}");
         }
         let report = verify(&problem, &options)?;
         all_hold &= report.all_hold;
@@ -63,13 +63,13 @@ pub fn run(args: VerifyArgs) -> Result<u8> {
             out.extend(m);
         }
         if args.sweep || spec.sweep.is_some() {
-            eprintln!("sweeping epsilons and priors...");
+            log_line!("sweeping epsilons and priors...");
             let grid = spec.sweep.clone().unwrap_or_default();
             let s = match sweep(&spec, &grid, &options) {
                 Ok(s) => s,
                 Err(e @ mechsynth::verify::SweepError::TimeLimit { .. }) => {
                     drop(heartbeat);
-                    eprintln!("error: {e}; raise --time-limit or narrow the sweep's grid");
+                    log_line!("error: {e}; raise --time-limit or narrow the sweep's grid");
                     return Ok(4);
                 }
                 Err(mechsynth::verify::SweepError::Problem(p)) => return Err(p.into()),
@@ -87,7 +87,7 @@ pub fn run(args: VerifyArgs) -> Result<u8> {
                 "invalid `--cases` = 0: check each theorem on at least one case (with none, every theorem would be reported as holding)".into()
             ));
         }
-        eprintln!("checking theorems ({} cases each)...", args.cases);
+        log_line!("checking theorems ({} cases each)...", args.cases);
         let t = theorems::check_theorems(args.seed, args.cases);
         all_hold &= t.all_hold;
         text += "\ntheorems\n";

@@ -31,6 +31,19 @@ use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
+/// Most users a trial may have: the counts stay exact in `f64` (below 2^53) and far from the
+/// `i64` range the binomial sampler works in.
+pub const MAX_USERS: u64 = 1_000_000_000_000_000;
+
+/// Most trials a simulation may run: each trial keeps one number per measured error (at most
+/// 80 MB per error at this limit), and the standard error of the mean shrinks only as
+/// `1/sqrt(trials)` (1e-3 of the spread here).
+pub const MAX_TRIALS: usize = 1_000_000;
+
+/// Room reserved for the per-trial samples before the first trial; they grow as trials run,
+/// so a time limit that stops the run early never pays for the trials it did not run.
+pub(crate) const INITIAL_SAMPLE_CAPACITY: usize = 4096;
+
 /// How the users' inputs are drawn in each trial.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
@@ -131,7 +144,8 @@ pub fn simulate(
     }
     names.push(("posterior-mean".into(), "mmse-sum".into()));
     names.push(("posterior-mean".into(), "mmse-histogram".into()));
-    let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(options.trials); names.len()];
+    let capacity = options.trials.min(INITIAL_SAMPLE_CAPACITY);
+    let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(capacity); names.len()];
     let mut warnings = Vec::new();
     let mut c = vec![0u64; m];
     let mut trials = 0;

@@ -24,7 +24,7 @@ pub fn simulate_oracle(
     let (groups, pi) = population(prior, options);
     let users: u64 = groups.iter().map(|g| g.users).sum();
     let nu = users as f64;
-    let mut samples = Vec::with_capacity(options.trials);
+    let mut samples = Vec::with_capacity(options.trials.min(super::INITIAL_SAMPLE_CAPACITY));
     let mut warnings = Vec::new();
     let mut trials = 0;
     let (p, q) = (oracle.p(), oracle.q());

@@ -1,7 +1,7 @@
 //! Who the simulated users are: validation of the options, the population prior, each
 //! trial's composition, and the inversion covariance around it.
 
-use super::{Sampling, SimulateOptions, UserGroup};
+use super::{Sampling, SimulateOptions, UserGroup, MAX_TRIALS, MAX_USERS};
 use crate::collect::stats::{generalized_inverse, matrix, multinomial_into};
 use crate::collect::{CollectError, Model};
 use nalgebra::{DMatrix, DVector};
@@ -14,6 +14,31 @@ pub(crate) fn check(options: &SimulateOptions, n: usize) -> Result<(), CollectEr
             "--users/--trials",
             format!("{}/{}", options.users, options.trials),
             "need at least 1 user and 2 trials",
+        ));
+    }
+    let group_users = options
+        .groups
+        .iter()
+        .fold(0u64, |total, g| total.saturating_add(g.users));
+    if group_users > MAX_USERS {
+        return Err(CollectError::invalid(
+            "--priors",
+            format!("groups of {group_users} users in all"),
+            format!("at most {MAX_USERS} users per trial"),
+        ));
+    }
+    if options.users > MAX_USERS {
+        return Err(CollectError::invalid(
+            "--users",
+            options.users,
+            format!("at most {MAX_USERS} users per trial"),
+        ));
+    }
+    if options.trials > MAX_TRIALS {
+        return Err(CollectError::invalid(
+            "--trials",
+            options.trials,
+            format!("at most {MAX_TRIALS} trials"),
         ));
     }
     if !(0.0..=1.0).contains(&options.noncompliance) {

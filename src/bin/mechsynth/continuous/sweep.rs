@@ -50,14 +50,14 @@ pub fn point(args: &ContinuousArgs) -> Result<Vec<crate::sweep::Value>> {
     let report = match calibrate_within(&req, &limits) {
         Ok(r) => r,
         Err(ContinuousError::Infeasible(m)) => {
-            eprintln!("note: no noise level meets the target: {m}");
+            log_line!("note: no noise level meets the target: {m}");
             return Ok(Vec::new());
         }
         Err(e) => return Err(bad(e)),
     };
     let mut out = Vec::new();
     for r in &report.rows {
-        let value = match args.plot.as_str() {
+        let value = match args.plot.as_deref().unwrap_or("parameter") {
             "parameter" => r.parameter,
             "achieved" => r.achieved,
             "release-mse" => r.release_mse,
