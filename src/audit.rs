@@ -240,7 +240,7 @@ impl AuditReport {
             "leakage (outward rounded; smallest parameter for which each notion holds)"
         );
         for (k, v) in &self.leakage {
-            let _ = writeln!(s, "  {k:<24} {v:.9}");
+            let _ = writeln!(s, "  {k:<24} {}", crate::numeric::fixed_up(*v, 9));
         }
         if !self.objectives.is_empty() {
             let _ = writeln!(s, "objectives (under the domain prior)");
@@ -261,8 +261,10 @@ impl AuditReport {
                 };
                 let _ = writeln!(
                     s,
-                    "  {:<24} requested {:<10} achieved {:<12.9} {mark}",
-                    c.constraint, c.requested, c.achieved
+                    "  {:<24} requested {:<10} achieved {:<12} {mark}",
+                    c.constraint,
+                    c.requested,
+                    crate::numeric::fixed_up(c.achieved, 9)
                 );
             }
         }

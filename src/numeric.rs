@@ -115,6 +115,25 @@ fn sum_relative_error(terms: usize) -> f64 {
     (terms as f64 + 2.0) * f64::EPSILON
 }
 
+/// `value` printed with `decimals` decimals, rounded up: the printed number is never below
+/// `value` (for leakages, where a parameter printed below the true one would not hold).
+/// Non-finite values print as Rust prints them.
+pub fn fixed_up(value: f64, decimals: usize) -> String {
+    let mut shown = format!("{value:.decimals$}");
+    if !value.is_finite() {
+        return shown;
+    }
+    let unit = 10f64.powi(-(decimals.min(300) as i32));
+    // Each step moves the printed number up by about one unit in the last decimal.
+    for _ in 0..4 {
+        match shown.parse::<f64>() {
+            Ok(v) if v < value => shown = format!("{:.decimals$}", v + 0.75 * unit),
+            _ => break,
+        }
+    }
+    shown
+}
+
 /// An interval `[lo, hi]` that contains the exact sum of non-negative `products`, each the
 /// floating-point product of two exact numbers.
 pub fn sum_bounds(products: impl IntoIterator<Item = f64>) -> (f64, f64) {
@@ -150,6 +169,33 @@ pub fn scaled_log_ratio_up(a: f64, b: f64, scale: f64) -> f64 {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn fixed_up_never_prints_below_the_value() {
+        // Values whose nearest 9-decimal rendering is below them.
+        for v in [
+            1.6997061794_f64,
+            0.26509217147,
+            1e-10,
+            0.1234567891,
+            2.0 / 3.0,
+            5.0,
+        ] {
+            for decimals in [0, 3, 6, 9] {
+                let shown = fixed_up(v, decimals);
+                let back: f64 = shown.parse().unwrap();
+                assert!(back >= v, "{v} shown as {shown}");
+                // At most one unit in the last decimal above.
+                assert!(
+                    back - v <= 10f64.powi(-(decimals as i32)) * (1.0 + 1e-9),
+                    "{v} shown as {shown}"
+                );
+            }
+        }
+        assert_eq!(fixed_up(1.6997061794, 9), "1.699706180");
+        assert_eq!(fixed_up(0.25, 1), "0.3");
+        assert_eq!(fixed_up(f64::INFINITY, 6), "inf");
+    }
     use super::*;
     use proptest::prelude::*;
 

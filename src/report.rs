@@ -355,7 +355,7 @@ impl Report {
                     "  {:<24} requested {:<10} achieved {:<12} {mark}",
                     check.constraint,
                     fmt_num(check.requested),
-                    fmt_num(check.achieved)
+                    crate::numeric::fixed_up(check.achieved, 6)
                 );
             }
             for g in &c.tied_rows {
@@ -379,10 +379,10 @@ impl Report {
         if !self.leakage.is_empty() {
             let _ = writeln!(
                 s,
-                "\nleakage of the emitted channel under every applicable notion"
+                "\nleakage of the emitted channel under every applicable notion (rounded up)"
             );
             for (k, v) in &self.leakage {
-                let _ = writeln!(s, "  {k:<24} {}", fmt_num(*v));
+                let _ = writeln!(s, "  {k:<24} {}", crate::numeric::fixed_up(*v, 6));
             }
         }
         if !self.objectives.is_empty() {

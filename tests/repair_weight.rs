@@ -22,6 +22,10 @@ const ZERO_WEIGHT_LIMIT: f64 = 1e-12;
 /// The weight must be within this factor of the reference's smallest (the documented 0.1%,
 /// plus the reference bisection's own resolution).
 const WEIGHT_FACTOR: f64 = 1.0 + 1.1e-3;
+/// Absolute slack on the weight: below about 1e-13 a weight moves the entries by a few
+/// rounding errors only, so the outward-rounded check and the plain definition disagree by
+/// this much.
+const WEIGHT_ABSOLUTE_SLACK: f64 = 1e-15;
 /// Steps of the reference bisection on the weight.
 const REFERENCE_STEPS: usize = 200;
 
@@ -153,7 +157,7 @@ proptest! {
         if smallest == 0.0 {
             prop_assert!(t <= ZERO_WEIGHT_LIMIT, "weight {t} where none is needed");
         } else if t <= 0.5 {
-            prop_assert!(t <= smallest * WEIGHT_FACTOR, "weight {t} against the smallest {smallest}");
+            prop_assert!(t <= smallest * WEIGHT_FACTOR + WEIGHT_ABSOLUTE_SLACK, "weight {t} against the smallest {smallest}");
         } else {
             prop_assert!((1.0 - t) * WEIGHT_FACTOR >= 1.0 - smallest, "weight left {} against {}", 1.0 - t, 1.0 - smallest);
         }
