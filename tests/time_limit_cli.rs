@@ -38,6 +38,7 @@ fn out_of_range_time_limits_exit_2_naming_the_flag_on_every_subcommand() {
     let krr = ["--baseline", "k-rr", "--epsilon", "1", "--size", "4"];
     let cases: Vec<Vec<&str>> = vec![
         vec!["solve", &hamming],
+        vec!["verify", &hamming],
         vec!["curve", &hamming, "--epsilons", "1,2"],
         vec!["compose", &channel, "--releases", "2"],
         vec!["continuous", &gaussian],
@@ -75,4 +76,18 @@ fn out_of_range_time_limits_exit_2_naming_the_flag_on_every_subcommand() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(0), "{case:?} 1e9: {stderr}");
     }
+}
+
+/// `verify --sweep` with a limit too short for its grid stops with exit 4 and says how many
+/// grid points were done (it ran the whole grid whatever the limit before).
+#[test]
+fn a_verify_sweep_that_runs_out_of_time_exits_4() {
+    let hamming = problem("ldp-hamming-5.toml");
+    let out = Command::new(env!("CARGO_BIN_EXE_mechsynth"))
+        .args(["verify", &hamming, "--sweep", "--time-limit", "1e-6"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert!(stderr.contains("grid points"), "{stderr}");
 }
