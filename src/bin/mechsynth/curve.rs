@@ -97,6 +97,9 @@ fn grid_of(args: &CurveArgs, curve: &CurveSpec) -> Result<Grid> {
     }
 }
 
+/// Seconds after which each finished point is reported on stderr when it is not a terminal.
+const PROGRESS_AFTER_SECONDS: f64 = 2.0;
+
 /// Run `curve`: 0 when every point ran, 4 when the overall time limit left points out.
 pub fn run(args: CurveArgs) -> Result<u8> {
     positive("--point-time-limit", args.point_time_limit)?;
@@ -247,8 +250,19 @@ pub fn run(args: CurveArgs) -> Result<u8> {
     let sink_bar = bar.clone();
     let sink_journal = journal.clone();
     let sink_mechanisms = mechanisms.clone();
+    // Without a terminal (a log, a pipe) the bar is hidden: a line per finished point instead,
+    // once the run has taken a couple of seconds.
+    let lines = !std::io::stderr().is_terminal();
+    let started = std::time::Instant::now();
     options.on_point = Some(Arc::new(move |rows: &[Row]| {
         sink_bar.inc(1);
+        let seconds = started.elapsed().as_secs_f64();
+        if lines && seconds >= PROGRESS_AFTER_SECONDS {
+            log_line!(
+                "[{seconds:6.1} s] curve: {} of {todo} points done",
+                sink_bar.position()
+            );
+        }
         if let Some(j) = &sink_journal {
             let mut rows = rows.to_vec();
             retain_mechanisms(&mut rows, &sink_mechanisms);
