@@ -185,6 +185,9 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
                     "the solver's point needed a correction of {correction:e} to become a channel"
                 ));
             }
+            if let Some(progress) = &options.progress {
+                progress("certifying the channel (leakage recomputed with outward rounding)");
+            }
             let (channel, certificate) = certify(problem, channel, correction)?;
             (Some(channel), Some(certificate))
         }
