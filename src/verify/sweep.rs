@@ -210,12 +210,20 @@ impl SweepReport {
             self.epsilons.len(),
             self.priors.len()
         );
+        let grid = self.epsilons.len() * self.priors.len();
         for e in &self.entries {
             let _ = writeln!(
                 s,
                 "\n{:<22} holds at {}/{} points (feasible at {})   {}",
                 e.name, e.claim_holds, e.points, e.feasible, e.citation
             );
+            if e.points < grid {
+                let _ = writeln!(
+                    s,
+                    "  applies at {} of the {grid} grid points (the entry gives no mechanism for the others)",
+                    e.points
+                );
+            }
             if let Some(c) = &e.counterexample {
                 let _ = writeln!(
                     s,
