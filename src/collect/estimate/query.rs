@@ -148,4 +148,28 @@ mod tests {
         let e = Query::parse("median").unwrap_err().to_string();
         assert!(e.contains("--query") && e.contains("median"), "{e}");
     }
+
+    #[test]
+    fn range_ends_are_labels_first_then_explicit_indices() {
+        let values = Domain::values(vec![1.0, 2.0, 4.0, 8.0, 16.0]).unwrap();
+        let q = "range:3..8";
+        // By label, whatever the label's number.
+        assert_eq!(range_end(&values, q, "8").unwrap(), 3);
+        assert_eq!(range_end(&values, q, "1").unwrap(), 0);
+        // `#K` is the index K.
+        assert_eq!(range_end(&values, q, "#3").unwrap(), 3);
+        // A bare number that is not a label is not an index.
+        let e = range_end(&values, q, "3").unwrap_err().to_string();
+        assert!(e.contains("--query") && e.contains("range:3..8"), "{e}");
+        assert!(e.contains("`3`") && e.contains("1, 2, 4, 8, 16"), "{e}");
+        let e = range_end(&values, q, "#5").unwrap_err().to_string();
+        assert!(e.contains("0 <= K < 5"), "{e}");
+        // A label that looks like an index form is still a label.
+        let hashed = Domain::labeled(vec!["#1".into(), "#0".into()]).unwrap();
+        assert_eq!(range_end(&hashed, q, "#1").unwrap(), 0);
+        // Long label lists are elided.
+        let many = Domain::sized(40).unwrap();
+        let e = range_end(&many, q, "x").unwrap_err().to_string();
+        assert!(e.contains("... (40 in all)") && !e.contains("39"), "{e}");
+    }
 }
