@@ -219,6 +219,12 @@ fn a_domain_of_one_symbol_is_refused_naming_its_flag() {
         ],
     );
     assert_refused(&o, "--domain", "one.toml", "at least 2");
+    write(&dir, "one-row.toml", "[channel]\nrows = [[0.5, 0.5]]\n");
+    let o = run_in(
+        &dir,
+        &["plan", "--channel", "one-row.toml", "--rmse", "0.01"],
+    );
+    assert_refused(&o, "--channel", "one-row.toml", "at least 2");
     let sue = ["--oracle", "sue", "--epsilon", "1", "--size", "1"];
     for extra in [["privatize", "records.txt"], ["simulate", "--users=10"]] {
         let args: Vec<&str> = [extra[0]]
