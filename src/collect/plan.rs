@@ -195,6 +195,13 @@ pub fn plan(
             "must be a positive number",
         ));
     }
+    if domain.size() < 2 {
+        return Err(CollectError::invalid(
+            "--size",
+            domain.size(),
+            "a domain of one symbol needs no privacy mechanism: every user's value is known",
+        ));
+    }
     if let PlanTarget::Prevalence { symbol } = target {
         if symbol >= domain.size() {
             return Err(CollectError::invalid(

@@ -2,10 +2,10 @@
 //! output counts.
 
 use crate::common::{emit, Format, UsageError};
-use crate::input::{check_time_limit, materialize, open};
+use crate::input::{check_time_limit, deadline_after, materialize, open};
 use crate::mechanism::{Mechanism, MechanismArgs};
 use anyhow::{bail, Result};
-use mechsynth::collect::baseline::oracle::oracle_estimates;
+use mechsynth::collect::baseline::oracle::{oracle_estimates, oracle_warnings};
 use mechsynth::collect::estimate::{
     estimate, EstimateOptions, EstimateReport, EstimatorSpec, Query, DEFAULT_BOOTSTRAP,
 };
@@ -26,10 +26,11 @@ pub struct EstimateArgs {
     /// Output counts instead of reports: `label,count` lines.
     #[arg(long, value_name = "FILE", conflicts_with = "reports")]
     counts: Option<PathBuf>,
-    /// The CSV column holding the reports.
-    #[arg(long)]
+    /// The CSV column holding the reports (not with --counts).
+    #[arg(long, conflicts_with = "counts")]
     column: Option<String>,
-    /// Estimators to run (repeat or separate by commas).
+    /// Estimators to run (repeat or separate by commas). An --oracle has one estimator, its
+    /// unbiased estimate: give `inversion` (the default) or nothing.
     #[arg(
         long = "estimator",
         value_enum,
@@ -38,7 +39,7 @@ pub struct EstimateArgs {
     )]
     estimators: Vec<EstimatorSpec>,
     /// What to estimate: `frequencies`, `mean`, `sum` or `range:FROM..TO` (repeat or separate
-    /// by commas).
+    /// by commas). FROM and TO are symbol labels, or `#K` for the symbol of 0-based index K.
     #[arg(long = "query", value_delimiter = ',', default_value = "frequencies")]
     queries: Vec<String>,
     /// Confidence level of the intervals.
@@ -74,6 +75,7 @@ pub fn run(args: EstimateArgs) -> Result<u8> {
         .map(|q| Query::parse(q))
         .collect::<Result<Vec<_>, _>>()?;
     let mechanism = args.mechanism.load()?;
+    mechanism.check_estimators(&args.estimators)?;
     let format = match &args.column {
         Some(c) => RecordFormat::Csv { column: c.clone() },
         None => RecordFormat::Lines,
@@ -85,7 +87,8 @@ pub fn run(args: EstimateArgs) -> Result<u8> {
                     read_counts(open(path, "estimate", start, args.time_limit)?, model)?
                 }
                 (None, Some(path)) => {
-                    let (path, _spool) = materialize(path)?;
+                    let (path, _spool) =
+                        materialize(path, deadline_after(start, args.time_limit)?)?;
                     count_reports(
                         open(&path, "estimate", start, args.time_limit)?,
                         model,
@@ -111,7 +114,7 @@ pub fn run(args: EstimateArgs) -> Result<u8> {
                     "invalid `--counts`: an oracle's reports are not counts of outputs; give the reports".into()
                 ));
             };
-            let (path, _spool) = materialize(path)?;
+            let (path, _spool) = materialize(path, deadline_after(start, args.time_limit)?)?;
             let (support, users) = count_oracle_reports(
                 open(&path, "estimate", start, args.time_limit)?,
                 oracle.as_ref(),
@@ -127,10 +130,10 @@ pub fn run(args: EstimateArgs) -> Result<u8> {
                     &queries,
                     args.level,
                 )?,
+                warnings: oracle_warnings(oracle.as_ref(), domain, &support, users),
                 counts: support,
                 output_labels: domain.labels().to_vec(),
                 level: args.level,
-                warnings: Vec::new(),
             }
         }
     };

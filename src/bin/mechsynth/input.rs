@@ -4,8 +4,9 @@
 
 use anyhow::{Context, Result};
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// A file removed when dropped.
@@ -17,8 +18,17 @@ impl Drop for TempFile {
     }
 }
 
-/// The path to read `input` from: itself, or for `-` a temporary copy of standard input.
-pub fn materialize(input: &Path) -> Result<(PathBuf, Option<TempFile>)> {
+/// Bytes per read of standard input.
+const STDIN_CHUNK: usize = 1 << 20;
+/// Chunks of standard input read ahead of the spool file (bounds the memory used).
+const STDIN_CHUNKS_AHEAD: usize = 4;
+
+/// The path to read `input` from: itself, or for `-` a temporary copy of standard input, made
+/// before `deadline`. Standard input is read on a helper thread that hands over chunks, so
+/// that a writer that stalls (`sleep 6 | mechsynth ...`) cannot hold the run past its time
+/// limit: at the deadline the run stops with a time-limit error (exit 4), the thread left
+/// blocked in its read until the process exits.
+pub fn materialize(input: &Path, deadline: Instant) -> Result<(PathBuf, Option<TempFile>)> {
     if input != Path::new("-") {
         return Ok((input.to_path_buf(), None));
     }
@@ -26,7 +36,48 @@ pub fn materialize(input: &Path) -> Result<(PathBuf, Option<TempFile>)> {
     let guard = TempFile(path.clone());
     let mut file =
         File::create(&path).with_context(|| format!("cannot write {}", path.display()))?;
-    std::io::copy(&mut std::io::stdin().lock(), &mut file).context("cannot read standard input")?;
+    let (sender, receiver) = mpsc::sync_channel::<std::io::Result<Vec<u8>>>(STDIN_CHUNKS_AHEAD);
+    std::thread::spawn(move || {
+        let mut stdin = std::io::stdin().lock();
+        loop {
+            let mut chunk = vec![0; STDIN_CHUNK];
+            let sent = match stdin.read(&mut chunk) {
+                Ok(0) => break, // end of input: dropping the sender says so
+                Ok(k) => {
+                    chunk.truncate(k);
+                    sender.send(Ok(chunk))
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    let _ = sender.send(Err(e));
+                    break;
+                }
+            };
+            if sent.is_err() {
+                break; // the run stopped reading
+            }
+        }
+    });
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match receiver.recv_timeout(left) {
+            Ok(Ok(chunk)) => file
+                .write_all(&chunk)
+                .with_context(|| format!("cannot write {}", path.display()))?,
+            Ok(Err(e)) => return Err(e).context("cannot read standard input"),
+            Err(RecvTimeoutError::Disconnected) => break,
+            Err(RecvTimeoutError::Timeout) => {
+                return Err(mechsynth::collect::CollectError::TimeLimit {
+                    what:
+                        "reading standard input: it did not end before the deadline of --time-limit"
+                            .into(),
+                }
+                .into())
+            }
+        }
+    }
+    file.flush()
+        .with_context(|| format!("cannot write {}", path.display()))?;
     Ok((path, Some(guard)))
 }
 

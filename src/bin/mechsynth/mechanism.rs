@@ -3,8 +3,10 @@
 
 use crate::common::UsageError;
 use anyhow::{bail, Context, Result};
+use clap::ValueEnum;
 use mechsynth::collect::baseline::oracle::{FrequencyOracle, OracleSpec};
 use mechsynth::collect::baseline::{BaselineSpec, Structure};
+use mechsynth::collect::estimate::EstimatorSpec;
 use mechsynth::collect::Model;
 use mechsynth::problem::DomainSpec;
 use mechsynth::Domain;
@@ -59,6 +61,17 @@ fn symbols(flag: &str, text: &str, domain: &Domain) -> Result<Vec<usize>> {
         .collect()
 }
 
+/// Refuse a domain of fewer than two symbols given with `flag` = `value`.
+pub fn check_symbols(flag: &str, value: &str, symbols: usize) -> Result<()> {
+    if symbols < 2 {
+        bail!(UsageError(format!(
+            "invalid `{flag}` = {value}: the domain has {symbols} symbol{}; a mechanism needs at least 2 (with one symbol every user's value is known and there is nothing to privatize or estimate)",
+            if symbols == 1 { "" } else { "s" }
+        )));
+    }
+    Ok(())
+}
+
 /// What the flags name.
 pub enum Mechanism {
     /// A channel (from a file or a matrix baseline).
@@ -68,6 +81,27 @@ pub enum Mechanism {
 }
 
 impl Mechanism {
+    /// Refuse estimators a frequency oracle does not have: an oracle has one estimator, its
+    /// unbiased estimate, which stands for `inversion` (the default); `projected`, `em` and
+    /// `posterior-mean` are for channels.
+    pub fn check_estimators(&self, estimators: &[EstimatorSpec]) -> Result<()> {
+        let Mechanism::Oracle(oracle, _) = self else {
+            return Ok(());
+        };
+        if estimators.iter().all(|e| *e == EstimatorSpec::Inversion) {
+            return Ok(());
+        }
+        let names: Vec<String> = estimators
+            .iter()
+            .filter_map(|e| e.to_possible_value().map(|v| v.get_name().to_string()))
+            .collect();
+        bail!(UsageError(format!(
+            "invalid `--estimator` = {}: a frequency oracle (`--oracle {}`) has one estimator, its unbiased estimate; give `--estimator inversion` or leave the flag out (`projected`, `em` and `posterior-mean` are for channels)",
+            names.join(","),
+            oracle.name()
+        )))
+    }
+
     /// The input domain.
     pub fn domain(&self) -> &Domain {
         match self {
@@ -119,10 +153,19 @@ impl MechanismArgs {
         files
     }
 
+    /// The domain of a baseline or oracle (`--domain FILE` or `--size N`): at least two
+    /// symbols, since a domain of one symbol reveals nothing and needs no mechanism.
     pub fn baseline_domain(&self) -> Result<Domain> {
         match (&self.domain, self.size) {
-            (Some(path), _) => load_domain(path),
-            (None, Some(n)) => Ok(Domain::sized(n)?),
+            (Some(path), _) => {
+                let domain = load_domain(path)?;
+                check_symbols("--domain", &path.display().to_string(), domain.size())?;
+                Ok(domain)
+            }
+            (None, Some(n)) => {
+                check_symbols("--size", &n.to_string(), n)?;
+                Ok(Domain::sized(n)?)
+            }
             (None, None) => bail!(UsageError(
                 "a baseline or oracle needs a domain: --domain FILE or --size N".into()
             )),

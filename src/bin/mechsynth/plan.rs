@@ -88,7 +88,12 @@ pub fn run(args: PlanArgs) -> Result<u8> {
         blocks: None,
     };
     let model = match (&args.channel, args.baseline) {
-        (Some(path), _) => Some(Model::load(path)?),
+        (Some(path), _) => {
+            let model = Model::load(path)?;
+            let value = path.display().to_string();
+            crate::mechanism::check_symbols("--channel", &value, model.domain.size())?;
+            Some(model)
+        }
         (None, Some(spec)) => {
             let Some(eps) = args.epsilon else {
                 bail!(UsageError(

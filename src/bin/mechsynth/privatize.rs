@@ -1,7 +1,7 @@
 //! `mechsynth privatize`: randomize records through a channel, a baseline or an oracle.
 
 use crate::common::{check_outputs, Output, UsageError};
-use crate::input::{check_time_limit, materialize, open};
+use crate::input::{check_time_limit, deadline_after, materialize, open};
 use crate::mechanism::{Mechanism, MechanismArgs};
 use anyhow::{bail, Context, Result};
 use mechsynth::collect::privatize::{
@@ -81,7 +81,7 @@ pub fn run(args: PrivatizeArgs) -> Result<u8> {
         log_line!("warning: --seed makes the randomization reproducible by anyone who knows the seed; seeded output is NOT private (use it for tests only)");
     }
     let mut rng = args.seed.map_or_else(secure_rng, seeded_rng);
-    let (input, _spool) = materialize(&args.input)?;
+    let (input, _spool) = materialize(&args.input, deadline_after(start, args.time_limit)?)?;
     let summary = match &args.output {
         Some(out) => {
             let mut inputs = vec![args.input.clone()];

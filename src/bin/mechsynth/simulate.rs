@@ -79,6 +79,13 @@ fn read_groups(path: &Path, n: usize) -> Result<Vec<UserGroup>> {
             }
             bail!(bad("the first field must be a number of users"));
         };
+        if users == 0 {
+            bail!(UsageError(format!(
+                "invalid `--priors` = {}: line {}: `{line}`: a group of 0 users (every group needs at least one user)",
+                path.display(),
+                i + 1
+            )));
+        }
         let prior: Vec<f64> = fields[1..]
             .iter()
             .map(|f| f.parse::<f64>())
@@ -111,6 +118,7 @@ pub fn run(args: SimulateArgs) -> Result<u8> {
     }
     let start = Instant::now();
     let mechanism = args.mechanism.load()?;
+    mechanism.check_estimators(&args.estimators)?;
     let groups = match &args.priors {
         Some(p) => read_groups(p, mechanism.domain().size())?,
         None => Vec::new(),

@@ -20,7 +20,7 @@ pub use em::{em, em_until, EmEstimator, EmResult, EM_MAX_ITERATIONS, EM_TOLERANC
 pub use inversion::Inversion;
 pub use posterior::{posterior_matrix, posterior_moments, PosteriorMean};
 pub use projected::ProjectedInversion;
-pub use query::Query;
+pub use query::{range_end, Query, INDEX_PREFIX};
 
 use super::stats::Interval;
 use super::{CollectError, Model};
@@ -33,6 +33,18 @@ pub const PRIOR_FIT_ALPHA: f64 = 1e-3;
 
 /// Frequencies below this count as negative in the inversion warning (rounding noise aside).
 pub const NEGATIVE_FREQUENCY_TOLERANCE: f64 = 1e-12;
+
+/// The labels (comma-separated, with their estimates) of the frequencies in `pi` below
+/// `-NEGATIVE_FREQUENCY_TOLERANCE`, or `None` when there are none.
+pub fn negative_frequencies(labels: &[String], pi: &[f64]) -> Option<String> {
+    let negative: Vec<String> = pi
+        .iter()
+        .zip(labels)
+        .filter(|(f, _)| **f < -NEGATIVE_FREQUENCY_TOLERANCE)
+        .map(|(f, label)| format!("{label} ({f:.4})"))
+        .collect();
+    (!negative.is_empty()).then(|| negative.join(", "))
+}
 
 /// How an estimate's interval was obtained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -279,12 +291,8 @@ pub fn estimate(
         }
         match (&point, spec) {
             (Ok(pi), EstimatorSpec::Inversion) => {
-                let negative: Vec<&str> = (0..pi.len())
-                    .filter(|&k| pi[k] < -NEGATIVE_FREQUENCY_TOLERANCE)
-                    .map(|k| model.domain.labels()[k].as_str())
-                    .collect();
-                if !negative.is_empty() {
-                    warnings.push(format!("the inversion estimate gives negative frequencies for {}; `projected` and `em` give a distribution", negative.join(", ")));
+                if let Some(labels) = negative_frequencies(model.domain.labels(), pi) {
+                    warnings.push(format!("the inversion estimate gives negative frequencies for {labels}; `projected` and `em` give a distribution"));
                 }
             }
             (Err(e), _) => warnings.push(format!("{}: {e}", est.name())),

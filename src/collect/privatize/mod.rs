@@ -9,7 +9,7 @@ pub use lookup::SymbolLookup;
 
 use super::sampler::ChannelSampler;
 use super::{CollectError, Model};
-use crate::domain::Domain;
+use crate::domain::{Domain, Positions};
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, Write};
@@ -38,7 +38,9 @@ pub enum MatchBy {
     /// By the symbol's label, exactly.
     #[default]
     Label,
-    /// By numeric value (within [`VALUE_MATCH_TOLERANCE`]); labels also match.
+    /// By numeric value (within [`VALUE_MATCH_TOLERANCE`]); labels also match. Only for a
+    /// domain with numeric values (`values`/`line`, or `size = n` whose values are its
+    /// indices): a domain of labels, grid cells or points is refused.
     Value,
     /// By the symbol's 0-based index.
     Index,
@@ -131,6 +133,15 @@ pub fn privatize_with<R: BufRead, W: Write, F: FnMut(usize, &mut Vec<u8>)>(
     by: MatchBy,
     mut emit: F,
 ) -> Result<PrivatizeSummary, CollectError> {
+    if by == MatchBy::Value
+        && !matches!(domain.positions(), Positions::Line(_) | Positions::Indices)
+    {
+        return Err(CollectError::invalid(
+            "--match",
+            "value",
+            "the domain has no numeric values (its symbols are labels, grid cells or points); match records by `label` or `index`",
+        ));
+    }
     let lookup = SymbolLookup::new(domain, by);
     let mut summary = PrivatizeSummary {
         records: 0,

@@ -9,6 +9,13 @@ use rand::RngCore;
 
 /// Check the options for a domain of `n` symbols.
 pub(crate) fn check(options: &SimulateOptions, n: usize) -> Result<(), CollectError> {
+    if let Some(i) = options.groups.iter().position(|g| g.users == 0) {
+        return Err(CollectError::invalid(
+            format!("priors[{i}].users"),
+            0,
+            "every group of --priors needs at least one user",
+        ));
+    }
     if options.users == 0 || options.trials < 2 {
         return Err(CollectError::invalid(
             "--users/--trials",

@@ -48,11 +48,18 @@ impl OracleSpec {
     /// The oracle at `eps` (> 0) over `n >= 2` symbols.
     pub fn build(self, n: usize, eps: f64) -> Result<Box<dyn FrequencyOracle>, CollectError> {
         crate::collect::check_epsilon("--epsilon", eps)?;
-        if eps == 0.0 || n < 2 {
+        if n < 2 {
+            return Err(CollectError::invalid(
+                "--size",
+                n,
+                "a frequency oracle needs at least 2 symbols",
+            ));
+        }
+        if eps == 0.0 {
             return Err(CollectError::invalid(
                 "--epsilon",
                 eps,
-                "a frequency oracle needs eps > 0 and at least 2 symbols",
+                "a frequency oracle needs eps > 0",
             ));
         }
         if eps < MIN_ORACLE_EPSILON {
@@ -179,6 +186,30 @@ pub(crate) fn unary_parse(n: usize, text: &str, line: u64) -> Result<OracleRepor
 /// Whether a unary report supports `v` (hashed reports never do).
 pub(crate) fn unary_supports(report: &OracleReport, v: usize) -> bool {
     matches!(report, OracleReport::Bits(b) if b[v])
+}
+
+/// The warnings about the unbiased estimate of `users` oracle reports with support counts
+/// `support` over `domain`: the negative frequencies, as `estimate` gives for a channel's
+/// inversion (they come from sampling noise, or from reports made at another epsilon).
+pub fn oracle_warnings(
+    oracle: &dyn FrequencyOracle,
+    domain: &crate::domain::Domain,
+    support: &[u64],
+    users: u64,
+) -> Vec<String> {
+    if users == 0 {
+        return Vec::new();
+    }
+    let f = oracle.estimate(support, users);
+    crate::collect::estimate::negative_frequencies(domain.labels(), &f)
+        .map(|labels| {
+            format!(
+                "the {} estimate gives negative frequencies for {labels}; it is unbiased, not a distribution (check that --epsilon is the one the reports were made with)",
+                oracle.name()
+            )
+        })
+        .into_iter()
+        .collect()
 }
 
 /// Answer `queries` from the support counts of `users` oracle reports over `domain`: the
