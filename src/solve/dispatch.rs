@@ -129,10 +129,36 @@ fn formulate_other(
                     (Some(v), Some(b)) => format!("objective {v:.9e}, bound {b:.9e}"),
                     _ => "no bound".into(),
                 };
+                let decomposition_encoding = || {
+                    all.iter()
+                        .map(|p| format!("{}: column cone for pricing", p.key()))
+                        .collect()
+                };
+                if run.expired() {
+                    return Ok((outcome, decomposition_encoding()));
+                }
                 let (mut linear, encoding) =
                     solve_linear(&problem.privacy, coefficients, goal, run)?;
+                // An LP stopped early (time limit) may end worse than the decomposition did.
+                let better = |a: f64, b: f64| match goal {
+                    Goal::Minimize => a < b,
+                    Goal::Maximize => a > b,
+                };
+                let lp_worse = !matches!(linear.status, crate::synthesis::Status::Optimal)
+                    && match (linear.solver_objective, outcome.solver_objective) {
+                        (Some(lp), Some(dw)) => better(dw, lp),
+                        _ => false,
+                    };
+                if linear.rows.is_none() || lp_worse {
+                    let mut outcome = outcome;
+                    outcome.notes.push(format!(
+                        "one LP over the channel took over and stopped early ({}); the decomposition's channel is kept",
+                        linear.status
+                    ));
+                    return Ok((outcome, decomposition_encoding()));
+                }
                 linear.notes.insert(0, format!(
-                    "the decomposition over outputs did not close its gap in {AUTO_DECOMPOSITION_ROUNDS} rounds ({gap}), so one LP over the channel solved the problem"
+                    "the decomposition over outputs did not close its gap in {AUTO_DECOMPOSITION_ROUNDS} rounds ({gap}), so one LP over the channel took over"
                 ));
                 return Ok((linear, encoding));
             }
