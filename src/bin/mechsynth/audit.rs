@@ -60,7 +60,7 @@ pub fn run(args: AuditArgs) -> Result<u8> {
             ));
     }
     for w in &report.warnings {
-        eprintln!("warning: {w}");
+        log_line!("warning: {w}");
     }
     let text = match args.format {
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
