@@ -190,3 +190,33 @@ fn simulate_within_honours_its_deadline() {
     assert_eq!(free.quantile.to_bits(), plain.quantile.to_bits());
     assert_eq!(free.trials + free.skipped, 50);
 }
+
+/// One sample from two symbols never shows both, so every trial is skipped: the averages are
+/// undefined (null in JSON, NaN in the table), not a signed zero that reads as "no discrepancy".
+#[test]
+fn a_simulation_with_every_trial_skipped_has_no_averages() {
+    let dir = scratch("transfer-all-skipped");
+    let o = run_in(
+        &dir,
+        &[
+            "transfer",
+            "--simulate",
+            "5",
+            "--true-prior",
+            "0.3,0.7",
+            "--sim-samples",
+            "1",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let row = &v[0];
+    assert_eq!(row["skipped"], 5);
+    assert_eq!(row["trials"], 0);
+    for key in ["mean", "quantile", "eta_mean"] {
+        assert!(row[key].is_null(), "{key}: {row}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

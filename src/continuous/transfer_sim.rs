@@ -40,11 +40,12 @@ pub struct Discrepancy {
     pub trials: u32,
     /// Trials skipped because a symbol was never seen.
     pub skipped: u32,
-    /// Mean of `Delta_n`.
+    /// Mean of `Delta_n` (NaN when every trial was skipped).
     pub mean: f64,
-    /// The `1 - beta` empirical quantile of `Delta_n`.
+    /// The `1 - beta` empirical quantile of `Delta_n` (NaN when every trial was skipped).
     pub quantile: f64,
-    /// Mean of Cor. 7's `eta` (it depends on `Phat` through `c`).
+    /// Mean of Cor. 7's `eta` (it depends on `Phat` through `c`; NaN when every trial was
+    /// skipped).
     pub eta_mean: f64,
     /// Trials where `Delta_n > eta`.
     pub failures: u32,
@@ -128,7 +129,8 @@ pub fn simulate_within(
         gaps.push(gap);
         etas.push(eta);
     }
-    let count = gaps.len().max(1) as f64;
+    // With every trial skipped there is nothing to average: NaN (null in JSON), not -0.
+    let count = gaps.len() as f64;
     let mean = gaps.iter().sum::<f64>() / count;
     let eta_mean = etas.iter().sum::<f64>() / count;
     gaps.sort_by(f64::total_cmp);
