@@ -181,3 +181,32 @@ fn privatize_with_an_mmse_report_emits_y_labels() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `audit --svg` of an MMSE solve report draws the report's output labels (`y0 .. y3`), not
+/// the input labels.
+#[test]
+fn audit_svg_of_an_mmse_report_uses_its_output_labels() {
+    let dir = std::env::temp_dir().join(format!("mechsynth-auditsvg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let report = dir.join("report.json");
+    let json = text(&run(
+        &["solve", "problems/mmse-sum-lip-4.toml", "--format", "json"],
+        None,
+    ));
+    std::fs::write(&report, json).unwrap();
+    let svg = dir.join("channel.svg");
+    run(
+        &[
+            "audit",
+            report.to_str().unwrap(),
+            "--svg",
+            svg.to_str().unwrap(),
+        ],
+        None,
+    );
+    let drawn = std::fs::read_to_string(&svg).unwrap();
+    for label in ["y0", "y1", "y2", "y3"] {
+        assert!(drawn.contains(&format!(">\n{label}\n<")), "{label} missing");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
