@@ -123,3 +123,29 @@ fn an_mmse_weight_whose_square_underflows_is_refused() {
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 }
+
+/// The identifiability warning names a tiny epsilon compactly.
+#[test]
+fn identifiability_warning_names_a_tiny_epsilon_compactly() {
+    let path = scratch(
+        "identifiability",
+        "id.toml",
+        "prior = [0.3, 0.7]\n[channel]\nrows = [[0.5, 0.5], [0.5, 0.5]]\n[[privacy]]\nnotion = \"identifiability\"\nepsilon = 1e-200\n",
+    );
+    let o = run(&["audit", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(5));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("identifiability at epsilon 1e-200 is infeasible"),
+        "{err}"
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("requested 1e-200 "), "{out}");
+    let table: String = out
+        .lines()
+        .filter(|l| !l.starts_with("warning:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(longest_line(&table) < MAX_LINE, "{out}");
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
