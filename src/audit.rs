@@ -263,7 +263,7 @@ impl AuditReport {
                     s,
                     "  {:<24} requested {:<10} achieved {:<12} {mark}",
                     c.constraint,
-                    c.requested,
+                    crate::error::show_number(c.requested),
                     crate::numeric::fixed_up(c.achieved, 9)
                 );
             }

@@ -152,7 +152,9 @@ pub struct Report {
     pub channel: Option<Channel>,
     /// Input labels.
     pub labels: Vec<String>,
-    /// Output labels: the input symbols when the channel is square, otherwise `y0, y1, ...`.
+    /// Output labels: the input symbols when the objective makes output `y` an estimate of
+    /// input `y` (expected loss, co-location) and the channel is square, otherwise
+    /// `y0, y1, ...`.
     pub output_labels: Vec<String>,
     /// Leakage of the emitted channel under every notion that applies to the domain.
     #[serde(serialize_with = "serialize_number_map")]

@@ -19,6 +19,16 @@ pub enum ContinuousError {
     /// The time limit ran out before the calibration finished.
     #[error("time limit of {0:.1} s reached during the calibration")]
     TimeLimit(f64),
+    /// The time limit ran out during a transferability simulation.
+    #[error("time limit reached during the simulation (n = {n}: {done} of {trials} trials done)")]
+    SimulationTimeLimit {
+        /// The sample size being simulated.
+        n: u64,
+        /// Trials finished at that sample size.
+        done: u32,
+        /// Trials asked for.
+        trials: u32,
+    },
     /// A file could not be read or parsed.
     #[error("cannot read {path}: {message}")]
     Read {
@@ -43,7 +53,9 @@ impl ContinuousError {
     pub fn is_bad_input(&self) -> bool {
         !matches!(
             self,
-            ContinuousError::Infeasible(_) | ContinuousError::TimeLimit(_)
+            ContinuousError::Infeasible(_)
+                | ContinuousError::TimeLimit(_)
+                | ContinuousError::SimulationTimeLimit { .. }
         )
     }
 }

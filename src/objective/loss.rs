@@ -36,7 +36,7 @@ impl LossSpec {
         match self {
             LossSpec::Named(n) => n.clone(),
             LossSpec::Matrix { .. } => "matrix".into(),
-            LossSpec::Range { range } => format!("range-query (r = {range})"),
+            LossSpec::Range { range } => format!("range-query (r = {})", show_number(*range)),
         }
     }
 
@@ -55,7 +55,7 @@ impl LossSpec {
         match self {
             LossSpec::Named(name) => format!("{name:?}"),
             LossSpec::Matrix { .. } => "{ matrix = [[...]] }".into(),
-            LossSpec::Range { range } => format!("{{ range = {range} }}"),
+            LossSpec::Range { range } => format!("{{ range = {} }}", show_number(*range)),
         }
     }
 

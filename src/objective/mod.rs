@@ -172,6 +172,11 @@ pub enum ObjectiveSpec {
     },
 }
 
+/// Smallest accepted magnitude of an `mmse-sum` weight: the MSE is `weight^2` times a
+/// variance, and `weight^2` must stay a normal double (1e-300 is; 1e-400 underflows to 0,
+/// which would leave nothing to optimize and turn the minimization into a maximization).
+pub const MIN_MMSE_WEIGHT: f64 = 1e-150;
+
 /// Every accepted objective kind.
 pub const OBJECTIVE_NAMES: [&str; 7] = [
     "expected-loss",
@@ -184,6 +189,22 @@ pub const OBJECTIVE_NAMES: [&str; 7] = [
 ];
 
 impl ObjectiveSpec {
+    /// Whether output `y` of a channel for this objective is an estimate of input symbol `y`:
+    /// an expected loss `L[x][y]` between input and output symbols, or co-location (which
+    /// rewards reporting the true symbol). For the MMSE objectives, mutual information and
+    /// the frequency MSEs an output is only a column of the channel (any permutation of the
+    /// outputs has the same value), so it is not named after an input.
+    pub fn outputs_estimate_inputs(&self) -> bool {
+        match self {
+            ObjectiveSpec::ExpectedLoss { .. } | ObjectiveSpec::CoLocation => true,
+            ObjectiveSpec::MmseSum { .. }
+            | ObjectiveSpec::MmseHistogram
+            | ObjectiveSpec::MutualInformation
+            | ObjectiveSpec::InversionMse { .. }
+            | ObjectiveSpec::FrequencyMse { .. } => false,
+        }
+    }
+
     /// Build the objective for `domain`.
     pub fn resolve(&self, domain: &Domain) -> Result<Box<dyn Objective>, ProblemError> {
         Ok(match self {
@@ -213,6 +234,16 @@ impl ObjectiveSpec {
                         "the MSE of 0 * f(X) is 0 for every channel, so there is nothing to optimize; give a non-zero weight",
                     ));
                 }
+                if w.abs() < MIN_MMSE_WEIGHT {
+                    return Err(ProblemError::invalid(
+                        "objective.weight",
+                        show_number(w),
+                        format!(
+                            "the MSE scales with weight^2, which underflows for a weight below {} in magnitude (the objective would be 0, or flip sign, for every channel); rescale the units",
+                            show_number(MIN_MMSE_WEIGHT)
+                        ),
+                    ));
+                }
                 let spread = domain
                     .numeric_values()
                     .iter()
@@ -228,7 +259,11 @@ impl ObjectiveSpec {
                     ));
                 }
                 Box::new(ColumnObjective::new(
-                    format!("Bayesian MMSE of {w} * f(X) + {o} (posterior-mean estimator)"),
+                    format!(
+                        "Bayesian MMSE of {} * f(X) + {} (posterior-mean estimator)",
+                        show_number(w),
+                        show_number(o)
+                    ),
                     Box::new(MmseSum::new(&domain.numeric_values(), domain.prior(), w)),
                 ))
             }

@@ -20,6 +20,7 @@
 use super::approximate_delta::{ldp_delta, lip_delta};
 use super::{Check, PrivacyNotion};
 use crate::channel::Channel;
+use crate::error::show_number;
 use crate::formulation::ChannelLp;
 use crate::rays::ColumnCone;
 use mechsynth_solvers::Sense;
@@ -75,7 +76,7 @@ impl PrivacyNotion for ApproximateLdp {
 
     fn check(&self, channel: &Channel) -> Vec<Check> {
         vec![Check {
-            constraint: format!("ldp delta at eps = {}", self.epsilon),
+            constraint: format!("ldp delta at eps = {}", show_number(self.epsilon)),
             requested: self.delta,
             achieved: ldp_delta(channel, self.epsilon),
         }]
@@ -87,7 +88,7 @@ impl PrivacyNotion for ApproximateLdp {
         let Some(budget) = lp.budget(self.epsilon) else {
             return format!(
                 "ldp: eps = {} is too loose to encode; left to certification",
-                self.epsilon
+                show_number(self.epsilon)
             );
         };
         let factor = budget.exp();
@@ -101,8 +102,8 @@ impl PrivacyNotion for ApproximateLdp {
         }
         format!(
             "ldp (eps, delta) = ({}, {}): positive parts per pair and output, summed per pair (exact), {} auxiliaries",
-            self.epsilon,
-            self.delta,
+            show_number(self.epsilon),
+            show_number(self.delta),
             n * n.saturating_sub(1) * lp.outputs()
         )
     }
@@ -138,7 +139,7 @@ impl PrivacyNotion for ApproximateLip {
 
     fn check(&self, channel: &Channel) -> Vec<Check> {
         vec![Check {
-            constraint: format!("lip delta at eps = {}", self.epsilon),
+            constraint: format!("lip delta at eps = {}", show_number(self.epsilon)),
             requested: self.delta,
             achieved: lip_delta(channel, std::slice::from_ref(&self.prior), self.epsilon),
         }]
@@ -151,7 +152,7 @@ impl PrivacyNotion for ApproximateLip {
         let Some(budget) = lp.budget(self.epsilon) else {
             return format!(
                 "lip: eps = {} is too loose to encode; left to certification",
-                self.epsilon
+                show_number(self.epsilon)
             );
         };
         let (up, down) = (budget.exp(), (-budget).exp());
@@ -174,8 +175,8 @@ impl PrivacyNotion for ApproximateLip {
         }
         format!(
             "lip (eps, delta) = ({}, {}): output probabilities and positive parts per input and output, both directions (exact), {} auxiliaries",
-            self.epsilon,
-            self.delta,
+            show_number(self.epsilon),
+            show_number(self.delta),
             lp.outputs() * (1 + 2 * n)
         )
     }

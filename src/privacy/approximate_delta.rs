@@ -3,6 +3,7 @@
 
 use super::{output_probability_bounds, union_support};
 use crate::channel::Channel;
+use crate::error::show_number;
 
 /// Bisection steps when inverting `delta(eps)` for the smallest eps at a given delta.
 const EPSILON_BISECTION_STEPS: usize = 100;
@@ -144,9 +145,12 @@ pub fn approximate_profile(
     let priors = [prior.to_vec()];
     let mut out = std::collections::BTreeMap::new();
     for &e in epsilons {
-        out.insert(format!("ldp delta at eps = {e}"), ldp_delta(channel, e));
         out.insert(
-            format!("lip delta at eps = {e}"),
+            format!("ldp delta at eps = {}", show_number(e)),
+            ldp_delta(channel, e),
+        );
+        out.insert(
+            format!("lip delta at eps = {}", show_number(e)),
             lip_delta(channel, &priors, e),
         );
     }
@@ -161,8 +165,8 @@ pub fn approximate_profile(
             crate::privacy::lip_leakage(channel, &priors),
             d,
         );
-        out.insert(format!("ldp eps at delta = {d}"), ldp);
-        out.insert(format!("lip eps at delta = {d}"), lip);
+        out.insert(format!("ldp eps at delta = {}", show_number(d)), ldp);
+        out.insert(format!("lip eps at delta = {}", show_number(d)), lip);
     }
     out
 }

@@ -47,7 +47,7 @@ impl PrivacyNotion for Identifiability {
         (low > 0.0 && ratio > limit).then(|| {
             format!(
                 "identifiability at epsilon {} admits no channel for this prior: summing its constraint over the outputs needs max p / min p <= e^epsilon = {}, but the ratio is {ratio}",
-                self.epsilon,
+                crate::error::show_number(self.epsilon),
                 self.epsilon.exp()
             )
         })

@@ -492,7 +492,8 @@ impl PrivacySpec {
                     / p.iter().fold(1.0, |a: f64, &b| a.min(b));
                 if ratio.ln() > epsilon {
                     warnings.push(format!(
-                        "identifiability at epsilon {epsilon} is infeasible for this prior: it needs max p / min p <= e^epsilon, but the ratio is {ratio} (ln = {})",
+                        "identifiability at epsilon {} is infeasible for this prior: it needs max p / min p <= e^epsilon, but the ratio is {ratio} (ln = {})",
+                        crate::error::show_number(epsilon),
                         ratio.ln()
                     ));
                 }

@@ -256,7 +256,11 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
         goal,
         channel,
         labels: problem.domain.labels().to_vec(),
-        output_labels: output_labels(problem.domain.labels(), outputs),
+        output_labels: output_labels(
+            problem.domain.labels(),
+            outputs,
+            problem.spec.objective.outputs_estimate_inputs(),
+        ),
         leakage,
         objectives,
         certificate,
@@ -303,9 +307,11 @@ fn final_status(outcome: &Outcome, objective: Option<f64>, gap: Option<&GapRepor
     }
 }
 
-/// Outputs are the inputs' symbols when there are as many; otherwise `y0, y1, ...`.
-fn output_labels(inputs: &[String], outputs: usize) -> Vec<String> {
-    if outputs == inputs.len() {
+/// Outputs are named after the inputs' symbols when the objective makes output `y` an
+/// estimate of input `y` (an expected loss between symbols, co-location) and there are as many;
+/// otherwise `y0, y1, ...`.
+fn output_labels(inputs: &[String], outputs: usize, estimates_inputs: bool) -> Vec<String> {
+    if estimates_inputs && outputs == inputs.len() {
         inputs.to_vec()
     } else {
         (0..outputs).map(|y| format!("y{y}")).collect()

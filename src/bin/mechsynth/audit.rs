@@ -60,7 +60,7 @@ pub fn run(args: AuditArgs) -> Result<u8> {
             ));
     }
     for w in &report.warnings {
-        eprintln!("warning: {w}");
+        log_line!("warning: {w}");
     }
     let text = match args.format {
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
@@ -69,13 +69,18 @@ pub fn run(args: AuditArgs) -> Result<u8> {
     };
     emit(&text, None)?;
     if let Some(path) = &args.svg {
-        let outputs: Vec<String> = if report.channel.outputs() == report.labels.len() {
-            report.labels.clone()
-        } else {
-            (0..report.channel.outputs())
-                .map(|y| format!("y{y}"))
-                .collect()
-        };
+        // A solve report names its outputs; a TOML channel's square outputs are taken as the
+        // input symbols (as `privatize` reads it), otherwise `y0, y1, ...`.
+        let outputs =
+            report_output_labels(&args.file, report.channel.outputs()).unwrap_or_else(|| {
+                if report.channel.outputs() == report.labels.len() {
+                    report.labels.clone()
+                } else {
+                    (0..report.channel.outputs())
+                        .map(|y| format!("y{y}"))
+                        .collect()
+                }
+            });
         let title = format!("audited channel: {}", args.file.display());
         crate::curve::write_channel_svg(
             path,
@@ -91,4 +96,21 @@ pub fn run(args: AuditArgs) -> Result<u8> {
         report.all_hold
     };
     Ok(if holds { 0 } else { 5 })
+}
+
+/// The `output_labels` of a `solve --format json` report (`y0, y1, ...` for an MMSE channel),
+/// when `file` is one and they match the channel's outputs; `None` for a TOML channel file.
+fn report_output_labels(file: &std::path::Path, outputs: usize) -> Option<Vec<String>> {
+    let text = std::fs::read_to_string(file).ok()?;
+    if !text.trim_start().starts_with('{') {
+        return None;
+    }
+    let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let labels: Vec<String> = value
+        .get("output_labels")?
+        .as_array()?
+        .iter()
+        .map(|l| l.as_str().map(str::to_string))
+        .collect::<Option<_>>()?;
+    (labels.len() == outputs).then_some(labels)
 }

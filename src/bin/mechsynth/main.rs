@@ -10,7 +10,8 @@
 //! simulate, plan) exit 0, 1 or 2, and 4 when `--time-limit` runs out (privatize and estimate
 //! while reading their input, estimate in EM or its bootstrap); `continuous` exits 3 when no noise meets the target, 4 at
 //! its time limit, 6 with `--verify` when a closed form of the paper fails; `compose` exits 4
-//! at its time limit; `transfer` exits 0, 1 or 2.
+//! at its time limit; `transfer` exits 0, 1 or 2, and 4 when `--simulate` reaches
+//! `--time-limit`.
 
 /// `eprintln!` that ignores a failed write: a closed stderr (`2>&1 | head`) must neither stop
 /// nor crash the run. Defined before the modules so that every one can use it.

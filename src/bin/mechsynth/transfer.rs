@@ -43,16 +43,27 @@ pub struct TransferArgs {
     /// Where to write the bp-lip problem file.
     #[arg(long)]
     emit_problem: Option<PathBuf>,
-    /// Simulate Fig. 6(c) with this many trials per n: eq. (19) designed for the empirical
-    /// prior of n samples from --true-prior, at --sim-epsilon; n from --sim-samples.
+    /// Simulate Fig. 6(c) with this many trials per n (1 to 10^7): eq. (19) designed for the
+    /// empirical prior of n samples from --true-prior, at --sim-epsilon; n from --sim-samples.
     #[arg(long)]
     simulate: Option<u32>,
     /// eps of the simulated eq. (19) mechanism.
     #[arg(long, default_value_t = 1.0)]
     sim_epsilon: f64,
-    /// Sample sizes of the simulation, comma-separated.
+    /// Sample sizes of the simulation, comma-separated (each 1 to 10^9).
     #[arg(long, default_value = "10,100,1000,10000")]
     sim_samples: String,
+    /// With --simulate: stop after this many seconds (exit 4); with --sweep, for the whole
+    /// sweep (points not computed by then have no value and status `no-channel:time-limit`).
+    #[arg(
+        long = "time-limit",
+        value_name = "SECONDS",
+        allow_hyphen_values = true
+    )]
+    time_limit: Option<f64>,
+    /// The deadline `--time-limit` sets, fixed when the run starts.
+    #[arg(skip)]
+    deadline: Option<std::time::Instant>,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
@@ -98,18 +109,14 @@ struct Out {
 }
 
 /// Run `transfer`.
-pub fn run(args: TransferArgs) -> Result<u8> {
+pub fn run(mut args: TransferArgs) -> Result<u8> {
     if !(args.beta > 0.0 && args.beta < 1.0) {
         bail!(UsageError(format!(
             "invalid `--beta` = {}: must be in (0, 1)",
             args.beta
         )));
     }
-    if args.simulate == Some(0) {
-        bail!(UsageError(
-            "invalid `--simulate` = 0: give at least one trial".into()
-        ));
-    }
+    args.deadline = simulate::check_limits(&args)?;
     if args.samples == Some(0) {
         bail!(UsageError(
             "invalid `--samples` = 0: a prior estimated from no samples has no guarantee".into()

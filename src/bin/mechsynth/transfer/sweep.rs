@@ -28,7 +28,13 @@ pub fn point(args: &TransferArgs) -> Result<Vec<crate::sweep::Value>> {
     }
     let skip = ["samples", "beta", "n", "trials", "skipped", "failures"];
     let value = match args.simulate {
-        Some(trials) => serde_json::to_value(&super::simulate::simulation(args, trials)?[0])?,
+        Some(trials) => match super::simulate::simulation(args, trials) {
+            Ok(rows) => serde_json::to_value(&rows[0])?,
+            Err(e) if super::simulate::is_time_limit(&e) => {
+                return Err(crate::sweep::NotComputed(e.to_string()).into())
+            }
+            Err(e) => return Err(e),
+        },
         None => serde_json::to_value(&compute(args)?.0)?,
     };
     Ok(crate::sweep::numeric_fields(&value, &skip))
