@@ -356,7 +356,7 @@ impl Report {
                     s,
                     "  {:<24} requested {:<10} achieved {:<12} {mark}",
                     check.constraint,
-                    fmt_num(check.requested),
+                    crate::error::show_number(check.requested),
                     crate::numeric::fixed_up(check.achieved, 6)
                 );
             }

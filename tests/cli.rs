@@ -702,3 +702,15 @@ fn verify_theorems_with_no_cases_is_bad_input() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("`--cases`"), "{err}");
 }
+
+/// `--cases` and `--seed` only apply to `--theorems`; with a problem file alone they were
+/// ignored.
+#[test]
+fn verify_cases_and_seed_need_theorems() {
+    for flag in ["--cases", "--seed"] {
+        let out = run(&["verify", "problems/ldp-hamming-5.toml", flag, "5"]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{flag}: {err}");
+        assert!(err.contains("--theorems"), "{flag}: {err}");
+    }
+}

@@ -160,7 +160,7 @@ pub fn check_seconds(flag: &str, limit: f64) -> Result<()> {
     if !(limit.is_finite() && limit > 0.0 && limit <= MAX_TIME_LIMIT_SECONDS) {
         anyhow::bail!(crate::common::UsageError(format!(
             "invalid `{flag}` = {}: must be a positive number of seconds, at most {MAX_TIME_LIMIT_SECONDS:e}",
-            show_number(limit)
+            mechsynth::error::show_number(limit)
         )));
     }
     Ok(())
@@ -175,14 +175,4 @@ pub fn check_time_limit(limit: f64) -> Result<()> {
 pub fn deadline_after(start: Instant, limit: f64) -> Result<Instant> {
     check_time_limit(limit)?;
     Ok(start + Duration::from_secs_f64(limit))
-}
-
-/// A number for a message: plain between 1e-4 and 1e9, in scientific notation otherwise (so
-/// 1e-300 does not print as 300 digits).
-pub fn show_number(x: f64) -> String {
-    if x == 0.0 || !x.is_finite() || (1e-4..1e9).contains(&x.abs()) {
-        format!("{x}")
-    } else {
-        format!("{x:e}")
-    }
 }

@@ -17,11 +17,11 @@ pub struct VerifyArgs {
     /// Check the relations between notions stated in the papers.
     #[arg(long)]
     theorems: bool,
-    /// Random cases per theorem.
-    #[arg(long, default_value_t = mechsynth::verify::theorems::DEFAULT_CASES)]
+    /// Random cases per theorem (with --theorems).
+    #[arg(long, default_value_t = mechsynth::verify::theorems::DEFAULT_CASES, requires = "theorems")]
     cases: usize,
-    /// Seed of the theorem cases.
-    #[arg(long, default_value_t = 1)]
+    /// Seed of the theorem cases (with --theorems).
+    #[arg(long, default_value_t = 1, requires = "theorems")]
     seed: u64,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
