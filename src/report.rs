@@ -169,7 +169,8 @@ pub struct Report {
     pub encoding: Vec<String>,
     /// What the method did (ray counts, rounds, starts).
     pub method_notes: Vec<String>,
-    /// The rounds of an iterative method (decomposition): objective, bound and gap per round.
+    /// The rounds of an iterative method (decomposition rounds, LDP interior-point iterations):
+    /// objective, bound and gap per round.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rounds: Vec<crate::synthesis::RoundTrace>,
     /// Phase timings.

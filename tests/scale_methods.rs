@@ -253,27 +253,3 @@ fn highs_lazy_rows_warm_start_and_agree_with_one_clarabel_lp() {
     assert_eq!(highs.status, Status::Optimal);
     assert!(highs.certificate.as_ref().unwrap().all_hold);
 }
-
-/// Under LDP with absolute loss on a line the decomposition converges slowly (its columns are
-/// not k-RR's), so `auto` hands over to one LP after a few rounds: the result is certified
-/// optimal and equals the optimum of one LP with every constraint.
-#[test]
-fn auto_hands_a_slow_decomposition_over_to_one_lp() {
-    let p = problem(
-        "[domain]\nline = 60\n[[privacy]]\nnotion = \"ldp\"\nepsilon = 1.0\n[objective]\nkind = \"expected-loss\"\nloss = \"absolute\"\n",
-    );
-    let auto = run(&p, MethodChoice::Auto);
-    let lp = run(&p, MethodChoice::Lp);
-    assert_eq!(auto.status, Status::Optimal);
-    assert_eq!(auto.method, Method::Lp);
-    assert!(
-        auto.method_notes[0].contains("did not close its gap"),
-        "{:?}",
-        auto.method_notes
-    );
-    let (a, b) = (auto.objective.unwrap(), lp.objective.unwrap());
-    assert!((a - b).abs() <= AGREEMENT * b, "{a} vs {b}");
-    // Asked for explicitly, the decomposition is not replaced.
-    let forced = run(&p, MethodChoice::Decomposition);
-    assert_eq!(forced.method, Method::Decomposition);
-}

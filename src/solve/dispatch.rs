@@ -2,13 +2,15 @@
 
 use super::{MethodChoice, SolveError, DECOMPOSITION_MIN_INPUTS, LP_MAX_INPUTS};
 
-/// Up to this many inputs, `auto` gives the decomposition [`AUTO_DECOMPOSITION_ROUNDS`] rounds
-/// and then solves one LP (measured, LDP eps 1 on a line with absolute loss: one LP takes
-/// 0.20 s at 100 inputs and 3.2 s at 300, while the decomposition had not closed its gap after
-/// 120 s and 74 s); above it the decomposition runs to the time limit.
-const AUTO_DECOMPOSITION_FALLBACK_INPUTS: usize = 300;
-/// Rounds the decomposition gets before one LP takes over (see above).
-const AUTO_DECOMPOSITION_ROUNDS: usize = 5;
+/// Rounds `auto` gives the decomposition under a lone LDP constraint before the LDP
+/// interior-point method takes over. Under Hamming loss k-RR's columns are optimal and one
+/// round closes the gap (1.2 s at 1,000 inputs); under other losses the decomposition does not
+/// converge (absolute loss on a line, eps 1: gap open after 120 s at 100 inputs) and each
+/// round at 1,000 inputs costs seconds the interior-point method needs for all of its work.
+const AUTO_DECOMPOSITION_ROUNDS: usize = 1;
+/// Above this many inputs the LDP interior-point method is not used: it keeps about 20
+/// arrays of `n^2` numbers (measured: 1.6 GB peak at this size, 149 s for absolute loss).
+pub const LDP_INTERIOR_MAX_INPUTS: usize = 3000;
 use crate::certify::repair_by_mixing;
 use crate::channel::Channel;
 use crate::objective::Goal;
@@ -17,9 +19,10 @@ use crate::problem::Problem;
 use crate::synthesis::line::{solve_on_line, EquallySpacedLine};
 use crate::synthesis::{
     decomposition_is_faster, lazy_symmetry_order, point_symmetries, solve_by_decomposition,
-    solve_by_design, solve_by_rays, solve_linear, solve_locally, solve_symmetric_design,
-    solve_with_lazy_rows, Outcome, Run, ENUMERATION_LIMIT, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT,
-    LAZY_SYMMETRIC_MIN_INPUTS, LAZY_SYMMETRY_ORDER, LAZY_WARM_MIN_INPUTS,
+    solve_by_design, solve_by_rays, solve_ldp_interior, solve_linear, solve_locally,
+    solve_symmetric_design, solve_with_lazy_rows, staircase_epsilon, Outcome, Run,
+    ENUMERATION_LIMIT, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT, LAZY_SYMMETRIC_MIN_INPUTS,
+    LAZY_SYMMETRY_ORDER, LAZY_WARM_MIN_INPUTS,
 };
 
 /// Pick the method for the objective and run it: the outcome and the encoding notes.
@@ -89,7 +92,10 @@ fn formulate_other(
         return Ok((outcome, Vec::new()));
     }
     let decomposable = problem.objective.linear_coefficients().is_some()
-        && matches!(method, MethodChoice::Auto | MethodChoice::Decomposition)
+        && matches!(
+            method,
+            MethodChoice::Auto | MethodChoice::Decomposition | MethodChoice::LdpInteriorPoint
+        )
         && decomposition_is_faster(&all);
     if n > LP_MAX_INPUTS && !decomposable {
         return Err(SolveError::TooLarge(format!(
@@ -106,61 +112,70 @@ fn formulate_other(
     }
     if let Some(coefficients) = problem.objective.linear_coefficients() {
         let goal = problem.objective.goal();
+        let ldp_epsilon = staircase_epsilon(&all).filter(|_| n <= LDP_INTERIOR_MAX_INPUTS);
+        let ldp_encoding =
+            || vec!["ldp: envelope form, column floor m_y <= Q[x][y] <= e^eps m_y".to_string()];
+        if method == MethodChoice::LdpInteriorPoint {
+            let Some(epsilon) = ldp_epsilon else {
+                return Err(SolveError::MethodNotApplicable(format!(
+                    "the ldp-interior-point method needs a lone ldp constraint with eps at most {} (looser ones are not encoded) and at most {LDP_INTERIOR_MAX_INPUTS} symbols", crate::formulation::LOOSE_LOG_RATIO
+                )));
+            };
+            return Ok((
+                solve_ldp_interior(epsilon, coefficients, goal, run),
+                ldp_encoding(),
+            ));
+        }
         let decompose = match method {
             MethodChoice::Decomposition => true,
             MethodChoice::Auto => n >= DECOMPOSITION_MIN_INPUTS && decomposition_is_faster(&all),
             _ => false,
         };
         if decompose {
-            // Chosen automatically where one LP is also quick, the decomposition gets a few
-            // rounds (it closes the gap in one under Hamming loss, where k-RR's columns are
-            // optimal) and one LP takes over when they do not close it.
-            let cap = (method == MethodChoice::Auto && n <= AUTO_DECOMPOSITION_FALLBACK_INPUTS)
+            // Chosen automatically, the decomposition gets a few rounds (it closes the gap in
+            // one under Hamming loss, where k-RR's columns are optimal) and the LDP
+            // interior-point method takes over when they do not close it.
+            let cap = (method == MethodChoice::Auto && ldp_epsilon.is_some())
                 .then_some(AUTO_DECOMPOSITION_ROUNDS);
             if let Some(outcome) = solve_by_decomposition(&all, coefficients, goal, cap, run)? {
-                if cap.is_none() || matches!(outcome.status, crate::synthesis::Status::Optimal) {
-                    let encoding = all
-                        .iter()
-                        .map(|p| format!("{}: column cone for pricing", p.key()))
-                        .collect();
-                    return Ok((outcome, encoding));
-                }
-                let gap = match (outcome.solver_objective, outcome.bound) {
-                    (Some(v), Some(b)) => format!("objective {v:.9e}, bound {b:.9e}"),
-                    _ => "no bound".into(),
-                };
                 let decomposition_encoding = || {
                     all.iter()
                         .map(|p| format!("{}: column cone for pricing", p.key()))
                         .collect()
                 };
-                if run.expired() {
+                let (Some(epsilon), Some(_)) = (ldp_epsilon, cap) else {
+                    return Ok((outcome, decomposition_encoding()));
+                };
+                if matches!(outcome.status, crate::synthesis::Status::Optimal) || run.expired() {
                     return Ok((outcome, decomposition_encoding()));
                 }
-                let (mut linear, encoding) =
-                    solve_linear(&problem.privacy, coefficients, goal, run)?;
-                // An LP stopped early (time limit) may end worse than the decomposition did.
+                let gap = match (outcome.solver_objective, outcome.bound) {
+                    (Some(v), Some(b)) => format!("objective {v:.9e}, bound {b:.9e}"),
+                    _ => "no bound".into(),
+                };
+                let mut interior = solve_ldp_interior(epsilon, coefficients, goal, run);
+                // Stopped early (time limit), it may end worse than the decomposition did.
                 let better = |a: f64, b: f64| match goal {
                     Goal::Minimize => a < b,
                     Goal::Maximize => a > b,
                 };
-                let lp_worse = !matches!(linear.status, crate::synthesis::Status::Optimal)
-                    && match (linear.solver_objective, outcome.solver_objective) {
-                        (Some(lp), Some(dw)) => better(dw, lp),
+                let interior_worse = !matches!(interior.status, crate::synthesis::Status::Optimal)
+                    && match (interior.solver_objective, outcome.solver_objective) {
+                        (Some(ip), Some(dw)) => better(dw, ip),
                         _ => false,
                     };
-                if linear.rows.is_none() || lp_worse {
+                if interior.rows.is_none() || interior_worse {
                     let mut outcome = outcome;
                     outcome.notes.push(format!(
-                        "one LP over the channel took over and stopped early ({}); the decomposition's channel is kept",
-                        linear.status
+                        "the LDP interior-point method took over and stopped early ({}); the decomposition's channel is kept",
+                        interior.status
                     ));
                     return Ok((outcome, decomposition_encoding()));
                 }
-                linear.notes.insert(0, format!(
-                    "the decomposition over outputs did not close its gap in {AUTO_DECOMPOSITION_ROUNDS} rounds ({gap}), so one LP over the channel took over"
+                interior.notes.insert(0, format!(
+                    "the decomposition over outputs did not close its gap in its first round ({gap}), so the LDP interior-point method took over"
                 ));
-                return Ok((linear, encoding));
+                return Ok((interior, ldp_encoding()));
             }
             if method == MethodChoice::Decomposition {
                 return Err(SolveError::MethodNotApplicable(

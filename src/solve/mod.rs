@@ -64,7 +64,8 @@ impl Default for GapTolerance {
 pub enum MethodChoice {
     /// The faster method for the problem: the line method under a lone d-privacy constraint
     /// on an equally spaced line (falling back to the others if its gap does not close),
-    /// decomposition under a lone LDP constraint (24 inputs or more), one LP with ratio rows added as violated from 80 inputs on when the
+    /// decomposition under a lone LDP constraint (24 inputs or more; when a few rounds do not close its
+    /// gap, the LDP interior-point method takes over), one LP with ratio rows added as violated from 80 inputs on when the
     /// notions are made of many ratio rows (d-privacy on grids), otherwise one LP.
     #[default]
     Auto,
@@ -74,6 +75,9 @@ pub enum MethodChoice {
     LazyRows,
     /// Decomposition over outputs (column generation).
     Decomposition,
+    /// A structured interior-point method over the LDP envelope form (a linear objective
+    /// under a lone LDP constraint).
+    LdpInteriorPoint,
     /// The remapped geometric mechanism certified by exact pricing (a lone d-privacy
     /// constraint on an equally spaced line).
     Line,
@@ -265,10 +269,10 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
         objectives,
         certificate,
         solver: SolverInfo {
-            name: if outcome.method.uses_backend() {
-                backend.name()
-            } else {
-                "none"
+            name: match outcome.method.own_solver() {
+                Some(own) => own,
+                None if outcome.method.uses_backend() => backend.name(),
+                None => "none",
             },
             status: outcome.status.clone(),
             iterations: outcome.iterations,

@@ -17,7 +17,7 @@
 //! runs out (returning the master's channel, its bound and its gap).
 
 use super::decompose_master::{channel_rows, solve_master, Column};
-use super::decompose_pricing::Pricer;
+use super::decompose_pricing::{lagrangian_bound, Pricer};
 use super::{Method, Outcome, Run, Status};
 use crate::objective::Goal;
 use crate::privacy::PrivacyNotion;
@@ -40,14 +40,16 @@ const MAX_ROUNDS: usize = 2000;
 /// A pricing pass: the Lagrangian bound and the columns found, by output.
 type PricedRound = (f64, Vec<(usize, Vec<f64>)>);
 
-/// One round of the decomposition, for the report's trace.
+/// One round of an iterative method (a decomposition round, an interior-point iteration), for
+/// the report's trace.
 #[derive(Debug, Clone, Serialize)]
 pub struct RoundTrace {
     /// Round number (from 1).
     pub round: usize,
-    /// Columns in the master.
+    /// Columns in the master (the interior-point method: the channel's outputs).
     pub columns: usize,
-    /// The master's objective (in the problem's units).
+    /// The master's objective (the interior-point method: its best channel's), in the
+    /// problem's units.
     pub objective: f64,
     /// The best rigorous bound so far (in the problem's units).
     pub bound: f64,
@@ -72,7 +74,7 @@ pub fn decomposition_is_faster(privacy: &[&dyn PrivacyNotion]) -> bool {
 }
 
 /// The epsilon of a lone LDP constraint (priced in closed form, without building its cone).
-fn staircase_epsilon(privacy: &[&dyn PrivacyNotion]) -> Option<f64> {
+pub fn staircase_epsilon(privacy: &[&dyn PrivacyNotion]) -> Option<f64> {
     match privacy {
         [single] => match single.ray_family() {
             Some(RayFamily::Staircase { epsilon }) => Some(epsilon),
@@ -158,19 +160,15 @@ pub fn solve_by_decomposition(
                 },
             )
             .collect::<Result<_, _>>()?;
-        let mut total = prices.iter().sum::<f64>();
-        let mut magnitude = prices.iter().map(|p| p.abs()).sum::<f64>();
+        let mut lowers = Vec::with_capacity(outputs);
         let mut found = Vec::new();
         for (y, p) in priced.into_iter().enumerate() {
-            total += p.lower.min(0.0);
-            magnitude += p.lower.abs();
+            lowers.push(p.lower);
             if let Some(q) = p.column {
                 found.push((y, q));
             }
         }
-        // The sum of n + m terms, rounded down with its error bound.
-        let error = ((n + outputs + 4) as f64 * f64::EPSILON) * magnitude;
-        Ok(((total - error).next_down(), found))
+        Ok((lagrangian_bound(prices, &lowers), found))
     };
     let mut best_prices: Option<Vec<f64>> = None;
     let cap = max_rounds.unwrap_or(MAX_ROUNDS).min(MAX_ROUNDS);

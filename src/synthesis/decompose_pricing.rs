@@ -177,6 +177,16 @@ impl Pricer {
     }
 }
 
+/// The Lagrangian bound `sum_x p_x + sum_y min(0, lower_y)` for prices `p` and rigorous
+/// lower bounds on each output's pricing minimum, rounded down with its error bound (a sum of
+/// `n + outputs` terms; Higham, Sec. 3.1).
+pub(crate) fn lagrangian_bound(prices: &[f64], lowers: &[f64]) -> f64 {
+    let total = prices.iter().sum::<f64>() + lowers.iter().map(|l| l.min(0.0)).sum::<f64>();
+    let magnitude = prices.iter().chain(lowers).map(|v| v.abs()).sum::<f64>();
+    let error = ((prices.len() + lowers.len() + 4) as f64 * f64::EPSILON) * magnitude;
+    (total - error).next_down()
+}
+
 /// Add to `active` the ratio rows `q` violates (the worst few per input); how many.
 fn add_violated(ratios: &[RatioRow], q: &[f64], active: &mut Vec<usize>) -> usize {
     let n = q.len();
@@ -200,7 +210,7 @@ fn add_violated(ratios: &[RatioRow], q: &[f64], active: &mut Vec<usize>) -> usiz
 /// The closed-form LDP pricing (module docs), with its rounding error bounded: the value is a
 /// sum of at most `2n` products of numbers in [0, 1] with `d`, so it errs by at most
 /// `gamma_{2n+2} sum_x |d_x|` (Higham, Sec. 3.1), which is subtracted.
-fn staircase(d: &[f64], epsilon: f64) -> Priced {
+pub(crate) fn staircase(d: &[f64], epsilon: f64) -> Priced {
     let low = (-epsilon).exp();
     let q: Vec<f64> = d.iter().map(|&v| if v < 0.0 { 1.0 } else { low }).collect();
     let value: f64 = d.iter().zip(&q).map(|(a, b)| a * b).sum();

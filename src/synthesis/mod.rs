@@ -14,6 +14,7 @@ mod design_rays;
 mod design_symmetric;
 mod extreme;
 mod lazy;
+mod ldp_interior;
 pub mod line;
 mod linear;
 mod local;
@@ -27,8 +28,8 @@ mod support;
 mod symmetry;
 
 pub use decompose::{
-    decomposition_applies, decomposition_is_faster, solve_by_decomposition, RoundTrace,
-    DECOMPOSITION_GAP_TOLERANCE,
+    decomposition_applies, decomposition_is_faster, solve_by_decomposition, staircase_epsilon,
+    RoundTrace, DECOMPOSITION_GAP_TOLERANCE,
 };
 pub use design::{solve_by_design, DESIGN_GAP_TOLERANCE};
 pub use design_symmetric::solve_symmetric_design;
@@ -39,6 +40,7 @@ pub use lazy::{
     lazy_symmetry_order, solve_with_lazy_rows, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT,
     LAZY_SYMMETRIC_MIN_INPUTS, LAZY_SYMMETRY_ORDER, LAZY_WARM_MIN_INPUTS,
 };
+pub use ldp_interior::{solve_ldp_interior, LDP_INTERIOR_GAP_TOLERANCE};
 pub use linear::solve_linear;
 pub use local::{solve_locally, LOCAL_RANDOM_STARTS};
 pub use pricing::{price_lip_box, price_staircase, Priced};
@@ -71,6 +73,8 @@ pub enum Method {
     Decomposition,
     /// One LP with ratio rows added as they are violated.
     LazyRows,
+    /// A structured interior-point method for a linear objective under eps-LDP alone.
+    LdpInteriorPoint,
     /// The truncated geometric mechanism remapped to Bayes outputs, certified by exact
     /// pricing on an equally spaced line (d-privacy, linear objective).
     GeometricRemap,
@@ -92,9 +96,18 @@ impl Method {
             Method::SymmetricDesign => "optimal design, by symmetry",
             Method::Decomposition => "decomposition",
             Method::LazyRows => "LP, lazy rows",
+            Method::LdpInteriorPoint => "interior point, LDP envelope",
             Method::GeometricRemap => "geometric + remap, certified by exact line pricing",
             Method::InfeasibilityProof => "infeasibility proof",
             Method::Local => "local",
+        }
+    }
+
+    /// The solver the method brings (the report names it instead of the backend).
+    pub fn own_solver(self) -> Option<&'static str> {
+        match self {
+            Method::LdpInteriorPoint => Some("built-in interior point"),
+            _ => None,
         }
     }
 

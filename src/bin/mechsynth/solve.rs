@@ -57,6 +57,8 @@ enum MethodArg {
     LazyRows,
     /// Decomposition over outputs (column generation).
     Decomposition,
+    /// A structured interior-point method (a linear objective under a lone LDP constraint).
+    LdpInteriorPoint,
     /// The remapped geometric mechanism, certified by exact pricing (d-privacy on an
     /// equally spaced line).
     Line,
@@ -107,6 +109,7 @@ pub fn run(args: SolveArgs) -> Result<u8> {
             MethodArg::Lp => MethodChoice::Lp,
             MethodArg::LazyRows => MethodChoice::LazyRows,
             MethodArg::Decomposition => MethodChoice::Decomposition,
+            MethodArg::LdpInteriorPoint => MethodChoice::LdpInteriorPoint,
             MethodArg::Line => MethodChoice::Line,
         },
         backend: backend_of(args.solver),

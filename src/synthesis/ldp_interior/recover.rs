@@ -1,0 +1,134 @@
+//! From the LDP interior-point method's iterates to what it reports: a channel that meets the
+//! constraint (with its objective) and the rigorous bound at its duals.
+
+use super::Data;
+use super::Point;
+use crate::synthesis::decompose_pricing::{lagrangian_bound, staircase};
+use rayon::prelude::*;
+
+/// The projected channel's columns rise to at most `e^eps - 1` times this below it above
+/// their floor, so that rounding in the sum keeps every ratio within `e^eps`.
+const PROJECTION_MARGIN: f64 = 1e-12;
+/// The scaling margin that makes room for the row deficits is raised by this fraction
+/// (rounding).
+const FILL_MARGIN: f64 = 1e-6;
+
+impl Data {
+    /// The point as a channel and its objective. Each column is projected onto the LDP cone
+    /// (`0 <= t <= k' m` with `k'` just below `k`: the iterates meet it only up to rounding,
+    /// which is large relative to a nearly unused column), giving row sums `s_x` close to 1.
+    /// Scaling every row by the same `1 / S` keeps each column's ratios; with
+    /// `S = (1 + g) max_x s_x` each row then lacks `d_x = 1 - s_x / S`, and adding `d_x` to one
+    /// output keeps that column within `e^eps` when `max d <= e^eps min d`, which holds for
+    /// `g >= (1 - min s / max s) / k`. The output receiving the deficits is the cheapest.
+    pub(super) fn channel(&self, p: &Point) -> (f64, Vec<Vec<f64>>) {
+        let (n, o) = (self.n, self.outputs);
+        let rise = self.k * (1.0 - PROJECTION_MARGIN);
+        let mut rows: Vec<Vec<f64>> = (0..n)
+            .map(|x| {
+                (0..o)
+                    .map(|y| {
+                        let floor = p.m[y].max(0.0);
+                        floor + p.t[y * n + x].clamp(0.0, rise * floor)
+                    })
+                    .collect()
+            })
+            .collect();
+        let sums: Vec<f64> = rows.iter().map(|r| r.iter().sum()).collect();
+        let (low, high) = sums
+            .iter()
+            .fold((f64::INFINITY, 0.0f64), |(l, h), s| (l.min(*s), h.max(*s)));
+        let spread = (1.0 - low / high).max(0.0);
+        let g = spread / self.k * (1.0 + FILL_MARGIN) + f64::EPSILON;
+        let total = high * (1.0 + g);
+        let deficits: Vec<f64> = sums.iter().map(|s| 1.0 - s / total).collect();
+        let target = (0..o)
+            .min_by(|&a, &b| {
+                let cost =
+                    |y: usize| -> f64 { (0..n).map(|x| deficits[x] * self.c[y * n + x]).sum() };
+                cost(a).total_cmp(&cost(b))
+            })
+            .unwrap_or(0);
+        for (row, d) in rows.iter_mut().zip(&deficits) {
+            row.iter_mut().for_each(|v| *v /= total);
+            row[target] += d;
+        }
+        let objective = (0..n)
+            .map(|x| (0..o).map(|y| self.c[y * n + x] * rows[x][y]).sum::<f64>())
+            .sum();
+        (objective, rows)
+    }
+
+    /// The rigorous Lagrangian bound at row prices `u` (module docs).
+    pub(super) fn bound(&self, u: &[f64], epsilon: f64) -> f64 {
+        let n = self.n;
+        let lowers: Vec<f64> = self
+            .c
+            .par_chunks(n)
+            .map(|col| {
+                let d: Vec<f64> = col.iter().zip(u).map(|(c, p)| c - p).collect();
+                staircase(&d, epsilon).lower
+            })
+            .collect();
+        lagrangian_bound(u, &lowers)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A column ratio may exceed `e^eps` by this (relative) from rounding alone.
+    const RATIO_ROUNDING: f64 = 1e-12;
+
+    proptest! {
+        /// Whatever the point (entries above the cone's ceiling, negative floors, row sums off
+        /// by up to 1e-3), the channel has rows summing to 1 and every column within `e^eps`.
+        #[test]
+        fn the_channel_meets_ldp_and_sums_to_one(
+            n in 2usize..9,
+            o in 1usize..9,
+            eps in 0.01f64..6.0,
+            seed in any::<u64>(),
+        ) {
+            use rand::{Rng, SeedableRng};
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let k = eps.exp_m1();
+            let m: Vec<f64> = (0..o).map(|_| rng.gen_range(-1e-9..1.0) / o as f64).collect();
+            let t: Vec<f64> = (0..n * o)
+                .map(|i| k * m[i / n].abs() * rng.gen_range(-0.01..1.01))
+                .collect();
+            let point = Point {
+                r: vec![0.0; n * o],
+                u: vec![0.0; n],
+                lambda: vec![0.0; n * o],
+                nu: vec![0.0; n * o],
+                t,
+                m,
+            };
+            let c: Vec<f64> = (0..n * o).map(|_| rng.gen_range(-1.0..1.0)).collect();
+            let a = c.chunks(n).map(|col| col.iter().sum()).collect();
+            let data = Data { n, outputs: o, k, c, a };
+            let (objective, rows) = data.channel(&point);
+            let mut direct = 0.0;
+            for (x, row) in rows.iter().enumerate() {
+                let sum: f64 = row.iter().sum();
+                prop_assert!((sum - 1.0).abs() <= 1e-12, "row {} sums to {}", x, sum);
+                for (y, v) in row.iter().enumerate() {
+                    prop_assert!(*v >= 0.0);
+                    direct += data.c[y * n + x] * v;
+                }
+            }
+            prop_assert!((objective - direct).abs() <= 1e-12);
+            for y in 0..o {
+                let hi = rows.iter().map(|r| r[y]).fold(0.0, f64::max);
+                let lo = rows.iter().map(|r| r[y]).fold(f64::INFINITY, f64::min);
+                prop_assert!(
+                    hi <= (k + 1.0) * lo * (1.0 + RATIO_ROUNDING),
+                    "column {}: {} / {} above e^eps = {}", y, hi, lo, k + 1.0
+                );
+            }
+        }
+    }
+}
