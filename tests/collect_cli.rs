@@ -621,3 +621,32 @@ fn a_channel_that_breaks_its_stated_privacy_is_refused() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `--counts -` reads the counts from standard input, with the same result as from a file.
+#[test]
+fn estimate_reads_counts_from_standard_input() {
+    use std::io::Write;
+    let dir = TempDir::new("counts-stdin");
+    let channel = dir.write("channel.toml", CHANNEL);
+    let text = "output,count\nno,70\nyes,30\n";
+    let counts = dir.write("counts.csv", text);
+    let from_file = run(&["estimate", "--channel", &channel, "--counts", &counts]);
+    assert_eq!(from_file.status.code(), Some(0), "{}", stderr(&from_file));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mechsynth"))
+        .args(["estimate", "--channel", &channel, "--counts", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let from_stdin = child.wait_with_output().unwrap();
+    assert_eq!(from_stdin.status.code(), Some(0), "{}", stderr(&from_stdin));
+    assert_eq!(from_stdin.stdout, from_file.stdout);
+    assert!(String::from_utf8_lossy(&from_stdin.stdout).contains("yes"));
+}

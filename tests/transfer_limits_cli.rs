@@ -220,3 +220,40 @@ fn a_simulation_with_every_trial_skipped_has_no_averages() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--format csv` writes numbers bare (a spreadsheet reads them as numbers) and a list as one
+/// quoted field.
+#[test]
+fn csv_output_has_bare_numbers() {
+    let dir = scratch("csv-bare");
+    let o = run_in(
+        &dir,
+        &[
+            "transfer",
+            "ch.toml",
+            "--prior",
+            "0.3,0.7",
+            "--samples",
+            "1000",
+            "--format",
+            "csv",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let mut seen = 0;
+    for record in reader.records() {
+        let record = record.unwrap();
+        assert_eq!(record.len(), 2, "{text}");
+        match &record[0] {
+            "beta" => assert_eq!(record[1].parse::<f64>().unwrap(), 0.05),
+            "samples" => assert_eq!(record[1].parse::<f64>().unwrap(), 1000.0),
+            "estimated_prior" => assert_eq!(&record[1], "[0.3,0.7]"),
+            _ => continue,
+        }
+        seen += 1;
+    }
+    assert_eq!(seen, 3, "{text}");
+    assert!(text.contains("\nbeta,0.05\n"), "{text}");
+}

@@ -23,7 +23,7 @@ pub struct EstimateArgs {
     /// standard input.
     #[arg(required_unless_present = "counts")]
     reports: Option<PathBuf>,
-    /// Output counts instead of reports: `label,count` lines.
+    /// Output counts instead of reports: `label,count` lines; `-` reads standard input.
     #[arg(long, value_name = "FILE", conflicts_with = "reports")]
     counts: Option<PathBuf>,
     /// The CSV column holding the reports (not with --counts).
@@ -84,7 +84,9 @@ pub fn run(args: EstimateArgs) -> Result<u8> {
         Mechanism::Channel(model) => {
             let counts = match (&args.counts, &args.reports) {
                 (Some(path), _) => {
-                    read_counts(open(path, "estimate", start, args.time_limit)?, model)?
+                    let (path, _spool) =
+                        materialize(path, deadline_after(start, args.time_limit)?)?;
+                    read_counts(open(&path, "estimate", start, args.time_limit)?, model)?
                 }
                 (None, Some(path)) => {
                     let (path, _spool) =

@@ -328,25 +328,29 @@ fn compute(args: &TransferArgs) -> Result<(Out, Model, PathBuf)> {
 }
 
 fn print(out: &Out, format: Format) -> Result<u8> {
-    let args_format = format;
-    let text = match args_format {
+    let text = match format {
         Format::Json => serde_json::to_string_pretty(out)? + "\n",
-        Format::Table | Format::Csv => {
-            let v = serde_json::to_value(out)?;
-            let mut s = if matches!(args_format, Format::Csv) {
-                "quantity,value\n".to_string()
-            } else {
-                String::new()
-            };
-            for (k, val) in v.as_object().expect("struct") {
-                if val.is_null() {
-                    continue;
-                }
-                s += &if matches!(args_format, Format::Csv) {
-                    format!("{k},\"{val}\"\n")
-                } else {
-                    format!("{k:<30} {val}\n")
+        Format::Csv => {
+            // Numbers bare, text as itself, lists as their JSON text (quoted by the writer
+            // only where a comma or quote needs it).
+            let mut w = csv::Writer::from_writer(Vec::new());
+            w.write_record(["quantity", "value"])?;
+            for (k, val) in serde_json::to_value(out)?.as_object().expect("struct") {
+                let text = match val {
+                    serde_json::Value::Null => continue,
+                    serde_json::Value::String(t) => t.clone(),
+                    other => other.to_string(),
                 };
+                w.write_record([k.as_str(), text.as_str()])?;
+            }
+            String::from_utf8(w.into_inner()?)?
+        }
+        Format::Table => {
+            let mut s = String::new();
+            for (k, val) in serde_json::to_value(out)?.as_object().expect("struct") {
+                if !val.is_null() {
+                    s += &format!("{k:<30} {val}\n");
+                }
             }
             s
         }

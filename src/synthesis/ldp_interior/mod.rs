@@ -37,6 +37,7 @@ mod recover;
 
 use super::{Method, Outcome, RoundTrace, Run, Status};
 use crate::objective::Goal;
+use rayon::prelude::*;
 use std::time::Instant;
 
 /// The method stops when the gap between the objective of the point made a channel and the
@@ -126,28 +127,29 @@ pub fn solve_ldp_interior(
             break;
         };
         // Predictor (affine scaling), then the centred corrector.
-        let zero_target =
-            |p: &[f64], q: &[f64]| -> Vec<f64> { p.iter().zip(q).map(|(a, b)| -a * b).collect() };
+        let zero_target = |p: &[f64], q: &[f64]| -> Vec<f64> {
+            p.par_iter().zip(q).map(|(a, b)| -a * b).collect()
+        };
         let affine = data.direction(
             &point,
             &residuals,
             &newton,
             &zero_target(&point.t, &point.lambda),
             &zero_target(&point.r, &point.nu),
-            false,
         );
         let (ap, ad) = data.step_lengths(&point, &affine, 1.0);
         let mu_affine = data.complementarity_after(&point, &affine, ap, ad);
         let centering = (mu_affine / mu).clamp(0.0, 1.0).powi(3);
         let target = |p: &[f64], q: &[f64], dp: &[f64], dq: &[f64]| -> Vec<f64> {
             (0..p.len())
+                .into_par_iter()
                 .map(|i| centering * mu - p[i] * q[i] - dp[i] * dq[i])
                 .collect()
         };
         let rho_lower = target(&point.t, &point.lambda, &affine.t, &affine.lambda);
         let rho_upper = target(&point.r, &point.nu, &affine.r, &affine.nu);
         drop(affine);
-        let step = data.direction(&point, &residuals, &newton, &rho_lower, &rho_upper, true);
+        let step = data.direction(&point, &residuals, &newton, &rho_lower, &rho_upper);
         let (ap, ad) = data.step_lengths(&point, &step, STEP_TO_BOUNDARY);
         point.advance(&step, ap, ad);
         let (objective, rows) = data.channel(&point);

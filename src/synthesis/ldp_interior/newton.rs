@@ -52,6 +52,7 @@ impl Data {
         let (n, k) = (self.n, self.k);
         let sum_u: f64 = p.u.iter().sum();
         let dual_t = (0..self.c.len())
+            .into_par_iter()
             .map(|i| self.c[i] - p.u[i % n] - p.lambda[i] + p.nu[i])
             .collect();
         let dual_m = (0..self.outputs)
@@ -63,6 +64,7 @@ impl Data {
             primal.iter_mut().zip(col).for_each(|(v, t)| *v -= t);
         }
         let upper = (0..self.c.len())
+            .into_par_iter()
             .map(|i| k * p.m[i / n] - p.t[i] - p.r[i])
             .collect();
         Residuals {
@@ -94,10 +96,15 @@ impl Data {
     pub(super) fn factor(&self, p: &Point) -> Option<Newton> {
         let (n, o, k) = (self.n, self.outputs, self.k);
         let d: Vec<f64> = (0..n * o)
+            .into_par_iter()
             .map(|i| p.lambda[i] / p.t[i] + p.nu[i] / p.r[i])
             .collect();
-        let b: Vec<f64> = (0..n * o).map(|i| k * p.nu[i] / p.r[i]).collect();
+        let b: Vec<f64> = (0..n * o)
+            .into_par_iter()
+            .map(|i| k * p.nu[i] / p.r[i])
+            .collect();
         let s: Vec<f64> = (0..o)
+            .into_par_iter()
             .map(|y| {
                 (y * n..(y + 1) * n)
                     .map(|i| k * b[i] * (p.lambda[i] / p.t[i]) / d[i])
@@ -105,13 +112,16 @@ impl Data {
             })
             .collect();
         let mut w = DMatrix::<f64>::zeros(n, o);
-        for y in 0..o {
-            let scale = s[y].sqrt().recip();
-            for x in 0..n {
-                let i = y * n + x;
-                w[(x, y)] = (1.0 + b[i] / d[i]) * scale;
-            }
-        }
+        w.as_mut_slice()
+            .par_chunks_mut(n)
+            .enumerate()
+            .for_each(|(y, column)| {
+                let scale = s[y].sqrt().recip();
+                for (x, v) in column.iter_mut().enumerate() {
+                    let i = y * n + x;
+                    *v = (1.0 + b[i] / d[i]) * scale;
+                }
+            });
         // W W^T, its two halves of columns on two threads.
         let half = o / 2;
         let (left, right) = rayon::join(
@@ -155,15 +165,16 @@ impl Data {
         newton: &Newton,
         rho_lower: &[f64],
         rho_upper: &[f64],
-        refine: bool,
     ) -> Direction {
         let (n, o, k) = (self.n, self.outputs, self.k);
         let Newton { d, b, s, schur } = newton;
         // Right-hand sides of the per-output blocks.
         let upper_term: Vec<f64> = (0..n * o)
+            .into_par_iter()
             .map(|i| (rho_upper[i] - p.nu[i] * res.upper[i]) / p.r[i])
             .collect();
         let g: Vec<f64> = (0..n * o)
+            .into_par_iter()
             .map(|i| -res.dual_t[i] + rho_lower[i] / p.t[i] - upper_term[i])
             .collect();
         let g_m: Vec<f64> = (0..o)
@@ -216,25 +227,24 @@ impl Data {
         // rounding.
         let (mut dt, mut dm) = apply(&vec![0.0; n]);
         let mut du = schur.solve(&row_residual(&dt, &dm));
-        for _ in 0..=REFINEMENT_STEPS {
+        for step in 0..=REFINEMENT_STEPS {
             (dt, dm) = apply(du.as_slice());
-            if !refine {
-                break;
-            }
             let residual = row_residual(&dt, &dm);
-            let size = residual.amax();
-            if size <= REFINED_ROW_RESIDUAL {
+            if step == REFINEMENT_STEPS || residual.amax() <= REFINED_ROW_RESIDUAL {
                 break;
             }
             du += schur.solve(&residual);
         }
         let dlambda = (0..n * o)
+            .into_par_iter()
             .map(|i| (rho_lower[i] - p.lambda[i] * dt[i]) / p.t[i])
             .collect();
         let dr: Vec<f64> = (0..n * o)
+            .into_par_iter()
             .map(|i| k * dm[i / n] - dt[i] + res.upper[i])
             .collect();
         let dnu = (0..n * o)
+            .into_par_iter()
             .map(|i| (rho_upper[i] - p.nu[i] * dr[i]) / p.r[i])
             .collect();
         Direction {
@@ -265,7 +275,7 @@ impl Data {
 impl Point {
     pub(super) fn advance(&mut self, d: &Direction, ap: f64, ad: f64) {
         let add = |v: &mut [f64], dv: &[f64], a: f64| {
-            v.iter_mut().zip(dv).for_each(|(v, dv)| *v += a * dv)
+            v.par_iter_mut().zip(dv).for_each(|(v, dv)| *v += a * dv)
         };
         add(&mut self.t, &d.t, ap);
         add(&mut self.m, &d.m, ap);
