@@ -138,6 +138,18 @@ fn lazy_rows_agree_with_every_row_on_a_grid() {
         assert!(lazy.bound.unwrap() <= b + 1e-12);
         assert_eq!(lazy.status, Status::Optimal);
         assert!(lazy.certificate.as_ref().unwrap().all_hold);
+        // The trace: one entry per round, rows growing, each round's program a relaxation
+        // (objective at most the optimum), the last one at the optimum.
+        let rounds = &lazy.rounds;
+        assert!(!rounds.is_empty());
+        for pair in rounds.windows(2) {
+            assert!(pair[1].rows.unwrap() > pair[0].rows.unwrap(), "{rounds:?}");
+        }
+        for r in rounds {
+            assert!(r.objective <= b * (1.0 + AGREEMENT), "{rounds:?}");
+        }
+        let last = rounds.last().unwrap().objective;
+        assert!((last - b).abs() <= AGREEMENT * b, "{last} vs {b}");
     }
 }
 

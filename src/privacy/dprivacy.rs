@@ -109,7 +109,7 @@ impl MetricSpec {
 
 /// Check an explicit distance matrix: n x n, non-negative, zero diagonal, symmetric.
 fn validate_metric_matrix(key: &str, d: &[Vec<f64>], n: usize) -> Result<(), ProblemError> {
-    crate::privacy::spec::validate_square(key, d, n)?;
+    super::checks::validate_square(key, d, n)?;
     for (i, row) in d.iter().enumerate() {
         if row[i] != 0.0 {
             return Err(ProblemError::invalid(

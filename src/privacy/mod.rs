@@ -7,6 +7,7 @@
 mod approximate;
 mod approximate_delta;
 mod block;
+mod checks;
 mod context;
 mod dprivacy;
 mod high_low;
@@ -16,10 +17,12 @@ mod lip;
 mod max_leakage;
 mod mutual_information;
 mod spec;
+mod symbol;
 
 pub use approximate::{ApproximateLdp, ApproximateLip, MAX_LIFTED_DIMENSION};
 pub use approximate_delta::{approximate_profile, ldp_delta, lip_delta, smallest_epsilon};
 pub use block::{block_leakage, BlockLdp};
+pub use checks::{check_delta, check_epsilon, check_epsilon_finite, MAX_EPSILON, MAX_RELEASES};
 pub(crate) use context::checked_pairs;
 pub use context::{matrix_leakage, ContextLdp};
 pub use dprivacy::{DPrivacy, MetricSpec, SpannerEncoding};
@@ -31,10 +34,8 @@ pub use max_leakage::{max_leakage, MaxLeakage};
 pub use mutual_information::{
     mutual_information_down, mutual_information_up, MutualInformationPrivacy,
 };
-pub use spec::{
-    check_delta, check_epsilon, check_epsilon_finite, ApproximateSpec, PrivacySpec, Symbol,
-    MAX_EPSILON, NOTION_NAMES,
-};
+pub use spec::{ApproximateSpec, PrivacySpec, NOTION_NAMES};
+pub use symbol::Symbol;
 
 use crate::channel::Channel;
 use crate::domain::Domain;

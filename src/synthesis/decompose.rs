@@ -40,16 +40,19 @@ const MAX_ROUNDS: usize = 2000;
 /// A pricing pass: the Lagrangian bound and the columns found, by output.
 type PricedRound = (f64, Vec<(usize, Vec<f64>)>);
 
-/// One round of an iterative method (a decomposition round, an interior-point iteration), for
-/// the report's trace.
+/// One round of an iterative method (a decomposition round, an interior-point iteration, a
+/// lazy-rows round), for the report's trace.
 #[derive(Debug, Clone, Serialize)]
 pub struct RoundTrace {
     /// Round number (from 1).
     pub round: usize,
-    /// Columns in the master (the interior-point method: the channel's outputs).
+    /// Columns in the master (the interior-point method and lazy rows: the channel's outputs).
     pub columns: usize,
-    /// The master's objective (the interior-point method: its best channel's), in the
-    /// problem's units.
+    /// Ratio rows encoded in the round's program (lazy rows only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rows: Option<usize>,
+    /// The master's objective (the interior-point method: its best channel's; lazy rows: the
+    /// round's program, a relaxation until no row is violated), in the problem's units.
     pub objective: f64,
     /// The best rigorous bound so far (in the problem's units).
     pub bound: f64,
@@ -215,6 +218,7 @@ pub fn solve_by_decomposition(
         trace.push(RoundTrace {
             round,
             columns: columns.len(),
+            rows: None,
             objective: to_problem(objective),
             bound: to_problem(best_bound),
             gap: (gap * scale).abs(),

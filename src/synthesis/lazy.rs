@@ -11,7 +11,7 @@
 use super::decompose_pricing::ROW_VIOLATION;
 use super::linear::cost_scale;
 use super::symmetry::{preserving, Orbits};
-use super::{Method, Outcome, Run, Status};
+use super::{Method, Outcome, RoundTrace, Run, Status};
 use crate::objective::Goal;
 use crate::privacy::PrivacyNotion;
 use crate::rays::ColumnCone;
@@ -151,6 +151,8 @@ pub fn solve_with_lazy_rows(
     }
     let mut rows_out = None;
     let mut solver_objective = None;
+    let mut trace = Vec::new();
+    let start = std::time::Instant::now();
     let mut status = Status::Feasible;
     for round in 1..=MAX_ROUNDS {
         let ratios = &ratios;
@@ -178,6 +180,16 @@ pub fn solve_with_lazy_rows(
         let q = orbits.expand(&s.x);
         let added = add_violated(ratios, &q, &mut active, &mut order);
         let encoded: usize = active.iter().map(Vec::len).sum();
+        let objective = sign * s.objective * scale;
+        trace.push(RoundTrace {
+            round,
+            columns: m,
+            rows: Some(order.len() - added),
+            objective,
+            bound: sign * best_bound * scale,
+            gap: (objective - sign * best_bound * scale).abs(),
+            seconds: start.elapsed().as_secs_f64(),
+        });
         run.progress(&format!(
             "lazy rows round {round}: objective {:.9e}, bound {:.9e}, {added} violated rows added, {encoded} encoded",
             sign * s.objective * scale,
@@ -214,7 +226,7 @@ pub fn solve_with_lazy_rows(
         bound: best_bound.is_finite().then_some(sign * best_bound * scale),
         notes,
         solver_objective,
-        trace: Vec::new(),
+        trace,
     }))
 }
 

@@ -164,6 +164,7 @@ pub fn solve_ldp_interior(
         trace.push(RoundTrace {
             round: iteration,
             columns: outputs,
+            rows: None,
             objective: to_problem(objective),
             bound: to_problem(best_bound),
             gap: (gap * scale).abs(),

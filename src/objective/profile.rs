@@ -1,0 +1,137 @@
+//! Every applicable objective evaluated at one channel (the reports' objective profiles).
+
+use super::{
+    ColumnConvex, ColumnObjective, FrequencyMse, InversionMse, MmseHistogram, MmseSum,
+    MutualInformation, Objective, ObjectiveSpec, QuerySpec, Sampling,
+};
+use crate::channel::Channel;
+use crate::domain::Domain;
+use std::collections::BTreeMap;
+
+/// As [`objective_profile`], with the parameters of `spec` where it is one of the profiled
+/// objectives (the `weight` of `mmse-sum`; the `users` and `distribution` of `inversion-mse`
+/// and `frequency-mse`, which also apply to the other of the two), so that the profile agrees
+/// with the problem's own objective.
+pub fn objective_profile_for(
+    channel: &Channel,
+    domain: &Domain,
+    spec: &ObjectiveSpec,
+) -> BTreeMap<String, f64> {
+    let mut out = objective_profile(channel, domain);
+    if channel.inputs() != domain.size() {
+        return out;
+    }
+    match spec {
+        ObjectiveSpec::MmseSum { .. }
+        | ObjectiveSpec::InversionMse { .. }
+        | ObjectiveSpec::FrequencyMse { .. } => {
+            if let Ok(objective) = spec.resolve(domain) {
+                let key = match spec {
+                    ObjectiveSpec::MmseSum { .. } => "mmse-sum",
+                    ObjectiveSpec::FrequencyMse { .. } => "frequency-mse",
+                    _ => "inversion-mse",
+                };
+                let v = objective.evaluate(channel);
+                if v.is_finite() {
+                    out.insert(key.into(), v);
+                } else {
+                    out.remove(key);
+                }
+            }
+        }
+        _ => {}
+    }
+    // The two frequency MSEs are profiled with the same users and distribution, so that on a
+    // square channel they agree (the efficient estimator is then the inversion).
+    let twin = match spec {
+        ObjectiveSpec::InversionMse {
+            distribution,
+            users,
+        } => Some((
+            "frequency-mse",
+            ObjectiveSpec::FrequencyMse {
+                queries: None,
+                sampling: None,
+                distribution: distribution.clone(),
+                users: *users,
+            },
+        )),
+        ObjectiveSpec::FrequencyMse {
+            distribution,
+            users,
+            ..
+        } => Some((
+            "inversion-mse",
+            ObjectiveSpec::InversionMse {
+                distribution: distribution.clone(),
+                users: *users,
+            },
+        )),
+        _ => None,
+    };
+    if let Some((key, twin)) = twin {
+        match twin.resolve(domain).map(|o| o.evaluate(channel)) {
+            Ok(v) if v.is_finite() => {
+                out.insert(key.into(), v);
+            }
+            _ => {
+                out.remove(key);
+            }
+        }
+    }
+    out
+}
+
+/// Channels with more inputs than this leave out the profile's O(n^3) entries (inversion and
+/// frequency MSE; about two minutes at 3,000 symbols) unless the problem's objective is one.
+pub const PROFILE_CUBIC_LIMIT: usize = 1000;
+
+/// Every objective that applies to any channel over `domain`, evaluated: `mmse-sum` (of the
+/// domain's values, weight 1; not for a `labels` domain, whose symbols have no values),
+/// `mmse-histogram`, `mutual-information` (nats), and
+/// `inversion-mse` (one user, true distribution = the prior) when the channel is square and
+/// invertible, and `frequency-mse` (every frequency, fixed counts, one user) when it is finite
+/// (these two only up to [`PROFILE_CUBIC_LIMIT`] inputs).
+pub fn objective_profile(channel: &Channel, domain: &Domain) -> BTreeMap<String, f64> {
+    let prior = domain.prior();
+    let mut out = BTreeMap::new();
+    if channel.inputs() != domain.size() {
+        return out;
+    }
+    let column = |name: &str, f: Box<dyn ColumnConvex>| {
+        (
+            name.to_string(),
+            ColumnObjective::new(String::new(), f).evaluate(channel),
+        )
+    };
+    if domain.has_distances() {
+        let (name, value) = column(
+            "mmse-sum",
+            Box::new(MmseSum::new(&domain.numeric_values(), prior, 1.0)),
+        );
+        out.insert(name, value);
+    }
+    out.extend([
+        column("mmse-histogram", Box::new(MmseHistogram::new(prior))),
+        column(
+            "mutual-information",
+            Box::new(MutualInformation::new(prior)),
+        ),
+    ]);
+    if channel.inputs() > PROFILE_CUBIC_LIMIT {
+        return out;
+    }
+    let inversion = InversionMse::new(prior, 1.0).value(channel);
+    if inversion.is_finite() {
+        out.insert("inversion-mse".into(), inversion);
+    }
+    if prior.iter().all(|&p| p > 0.0) {
+        let identity = QuerySpec::Identity.matrix(prior.len());
+        let frequency =
+            FrequencyMse::new(&identity, prior, Sampling::FixedCounts, 1.0).value(channel);
+        if frequency.is_finite() {
+            out.insert("frequency-mse".into(), frequency);
+        }
+    }
+    out
+}
