@@ -188,5 +188,90 @@ fn the_method_is_refused_for_other_notions() {
         ..SolveOptions::default()
     };
     let err = solve(&p, &options).unwrap_err().to_string();
-    assert!(err.contains("lone ldp constraint"), "{err}");
+    assert!(
+        err.contains("exactly one privacy constraint, of notion ldp"),
+        "{err}"
+    );
+}
+
+/// eps = 0: every column is constant and the optimum is the output of least expected loss,
+/// `min_y sum_x pi_x L[x][y]`, computed here from the definition.
+#[test]
+fn at_eps_zero_the_optimum_is_the_best_constant_output() {
+    let prior: Vec<f64> = (0..25).map(|i| 0.5f64.powi(i)).collect();
+    let total: f64 = prior.iter().sum();
+    let prior: Vec<f64> = prior.iter().map(|p| p / total).collect();
+    for loss in ["absolute", "squared"] {
+        let p = problem(&format!(
+            "[domain]\nline = 25\nprior = {prior:?}\n[[privacy]]\nnotion = \"ldp\"\nepsilon = 0.0\n[objective]\nkind = \"expected-loss\"\nloss = \"{loss}\"\n"
+        ));
+        let exact = (0..25)
+            .map(|y| {
+                (0..25)
+                    .map(|x| {
+                        let d = (x as f64 - y as f64).abs();
+                        prior[x] * if loss == "absolute" { d } else { d * d }
+                    })
+                    .sum::<f64>()
+            })
+            .fold(f64::INFINITY, f64::min);
+        for method in [MethodChoice::LdpInteriorPoint, MethodChoice::Auto] {
+            let r = run(&p, method, 60.0);
+            assert_eq!(r.status, Status::Optimal, "{loss}");
+            let v = r.objective.unwrap();
+            assert!(
+                (v - exact).abs() <= AGREEMENT * exact,
+                "{loss}: {v} vs {exact}"
+            );
+            assert!(r.bound.unwrap() <= exact * (1.0 + BOUND_ROUNDING));
+        }
+    }
+}
+
+/// The method does not depend on the loss's units: a loss scaled by 1e-12 (or 1e12) gives the
+/// optimum scaled by the same factor, to the relative agreement.
+#[test]
+fn the_optimum_scales_with_the_loss() {
+    let base: Vec<Vec<f64>> = (0..30)
+        .map(|x| (0..30).map(|y| (x as f64 - y as f64).abs()).collect())
+        .collect();
+    let solve_scaled = |factor: f64| {
+        let scaled: Vec<Vec<f64>> = base
+            .iter()
+            .map(|r| r.iter().map(|v| v * factor).collect())
+            .collect();
+        let p = problem(&format!(
+            "[domain]\nsize = 30\n[[privacy]]\nnotion = \"ldp\"\nepsilon = 1.0\n[objective]\nkind = \"expected-loss\"\nloss = {{ matrix = {} }}\n",
+            matrix(&scaled)
+        ));
+        let r = run(&p, MethodChoice::LdpInteriorPoint, 60.0);
+        assert_eq!(r.status, Status::Optimal, "factor {factor}");
+        r.objective.unwrap() / factor
+    };
+    let reference = solve_scaled(1.0);
+    for factor in [1e-12, 1e12] {
+        let v = solve_scaled(factor);
+        assert!(
+            (v - reference).abs() <= AGREEMENT * reference,
+            "factor {factor}: {v} vs {reference}"
+        );
+    }
+}
+
+/// Large eps (entries spanning e^-12): `auto` reaches the optimum of one LP.
+#[test]
+fn auto_reaches_the_optimum_at_large_eps() {
+    for (n, eps) in [(60, 12.0), (40, 16.0)] {
+        let p = problem(&format!(
+            "[domain]\nline = {n}\n[[privacy]]\nnotion = \"ldp\"\nepsilon = {eps}\n[objective]\nkind = \"expected-loss\"\nloss = \"squared\"\n"
+        ));
+        let auto = run(&p, MethodChoice::Auto, 60.0);
+        let lp = run(&p, MethodChoice::Lp, 60.0);
+        assert_eq!(auto.status, Status::Optimal, "n = {n}, eps = {eps}");
+        let (a, b) = (auto.objective.unwrap(), lp.objective.unwrap());
+        assert!(
+            (a - b).abs() <= AGREEMENT * b,
+            "n = {n}, eps = {eps}: {a} vs {b}"
+        );
+    }
 }

@@ -1,13 +1,8 @@
 //! Which method solves a problem: by the objective's structure, the notions and the size.
 
+use super::ldp_handover::solve_ldp_auto;
 use super::{MethodChoice, SolveError, DECOMPOSITION_MIN_INPUTS, LP_MAX_INPUTS};
 
-/// Rounds `auto` gives the decomposition under a lone LDP constraint before the LDP
-/// interior-point method takes over. Under Hamming loss k-RR's columns are optimal and one
-/// round closes the gap (1.2 s at 1,000 inputs); under other losses the decomposition does not
-/// converge (absolute loss on a line, eps 1: gap open after 120 s at 100 inputs) and each
-/// round at 1,000 inputs costs seconds the interior-point method needs for all of its work.
-const AUTO_DECOMPOSITION_ROUNDS: usize = 1;
 /// Above this many inputs the LDP interior-point method is not used: it keeps about 20
 /// arrays of `n^2` numbers (measured: 1.6 GB peak at this size, 149 s for absolute loss).
 pub const LDP_INTERIOR_MAX_INPUTS: usize = 3000;
@@ -117,8 +112,8 @@ fn formulate_other(
             || vec!["ldp: envelope form, column floor m_y <= Q[x][y] <= e^eps m_y".to_string()];
         if method == MethodChoice::LdpInteriorPoint {
             let Some(epsilon) = ldp_epsilon else {
-                return Err(SolveError::MethodNotApplicable(format!(
-                    "the ldp-interior-point method needs a lone ldp constraint with eps at most {} (looser ones are not encoded) and at most {LDP_INTERIOR_MAX_INPUTS} symbols", crate::formulation::LOOSE_LOG_RATIO
+                return Err(SolveError::MethodNotApplicable(ldp_interior_refusal(
+                    &all, n,
                 )));
             };
             return Ok((
@@ -132,50 +127,20 @@ fn formulate_other(
             _ => false,
         };
         if decompose {
-            // Chosen automatically, the decomposition gets a few rounds (it closes the gap in
-            // one under Hamming loss, where k-RR's columns are optimal) and the LDP
-            // interior-point method takes over when they do not close it.
-            let cap = (method == MethodChoice::Auto && ldp_epsilon.is_some())
-                .then_some(AUTO_DECOMPOSITION_ROUNDS);
-            if let Some(outcome) = solve_by_decomposition(&all, coefficients, goal, cap, run)? {
-                let decomposition_encoding = || {
-                    all.iter()
-                        .map(|p| format!("{}: column cone for pricing", p.key()))
-                        .collect()
-                };
-                let (Some(epsilon), Some(_)) = (ldp_epsilon, cap) else {
-                    return Ok((outcome, decomposition_encoding()));
-                };
-                if matches!(outcome.status, crate::synthesis::Status::Optimal) || run.expired() {
-                    return Ok((outcome, decomposition_encoding()));
+            if let (Some(epsilon), MethodChoice::Auto) = (ldp_epsilon, method) {
+                if let Some(solved) =
+                    solve_ldp_auto(&problem.privacy, coefficients, goal, epsilon, run)?
+                {
+                    return Ok(solved);
                 }
-                let gap = match (outcome.solver_objective, outcome.bound) {
-                    (Some(v), Some(b)) => format!("objective {v:.9e}, bound {b:.9e}"),
-                    _ => "no bound".into(),
-                };
-                let mut interior = solve_ldp_interior(epsilon, coefficients, goal, run);
-                // Stopped early (time limit), it may end worse than the decomposition did.
-                let better = |a: f64, b: f64| match goal {
-                    Goal::Minimize => a < b,
-                    Goal::Maximize => a > b,
-                };
-                let interior_worse = !matches!(interior.status, crate::synthesis::Status::Optimal)
-                    && match (interior.solver_objective, outcome.solver_objective) {
-                        (Some(ip), Some(dw)) => better(dw, ip),
-                        _ => false,
-                    };
-                if interior.rows.is_none() || interior_worse {
-                    let mut outcome = outcome;
-                    outcome.notes.push(format!(
-                        "the LDP interior-point method took over and stopped early ({}); the decomposition's channel is kept",
-                        interior.status
-                    ));
-                    return Ok((outcome, decomposition_encoding()));
-                }
-                interior.notes.insert(0, format!(
-                    "the decomposition over outputs did not close its gap in its first round ({gap}), so the LDP interior-point method took over"
-                ));
-                return Ok((interior, ldp_encoding()));
+            } else if let Some(outcome) =
+                solve_by_decomposition(&all, coefficients, goal, None, run)?
+            {
+                let encoding = all
+                    .iter()
+                    .map(|p| format!("{}: column cone for pricing", p.key()))
+                    .collect();
+                return Ok((outcome, encoding));
             }
             if method == MethodChoice::Decomposition {
                 return Err(SolveError::MethodNotApplicable(
@@ -282,6 +247,26 @@ fn formulate_other(
         }
     }
     Ok((with_krr_note(problem, outcome), describe()))
+}
+
+/// Why the LDP interior-point method does not apply.
+fn ldp_interior_refusal(all: &[&dyn PrivacyNotion], n: usize) -> String {
+    let keys: Vec<&str> = all.iter().map(|p| p.key()).collect();
+    let reason = match keys.as_slice() {
+        ["ldp"] if n > LDP_INTERIOR_MAX_INPUTS => format!(
+            "{n} symbols, above its maximum of {LDP_INTERIOR_MAX_INPUTS} (it keeps about 20 arrays of n^2 numbers, {:.1} GB here)",
+            20.0 * 8.0 * (n as f64).powi(2) / 1e9
+        ),
+        ["ldp"] => format!(
+            "its ldp constraint is not pure eps-LDP with eps at most {} (an (eps, delta) or multi-release constraint, or an eps so loose it is not encoded)",
+            crate::formulation::LOOSE_LOG_RATIO
+        ),
+        _ => format!(
+            "it needs exactly one privacy constraint, of notion ldp; the problem has {}",
+            keys.join(", ")
+        ),
+    };
+    format!("the ldp-interior-point method does not apply: {reason}")
 }
 
 /// The k-RR-like start: the identity mixed with the uniform channel at the smallest weight

@@ -6,6 +6,7 @@
 mod approximate;
 mod certification;
 mod dispatch;
+mod ldp_handover;
 
 use certification::certify;
 use dispatch::{formulate_and_solve, krr_like};
@@ -227,6 +228,9 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
         if c.ignores_input() && c.inputs() > 1 {
             warnings.push("every row of the channel is the same: the output carries no information about the input".into());
         }
+    }
+    if let (Some(progress), Some(_)) = (&options.progress, &channel) {
+        progress("profiling the channel (its leakage under every notion and every objective)");
     }
     let leakage = channel
         .as_ref()

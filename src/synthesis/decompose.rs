@@ -260,8 +260,9 @@ pub fn solve_by_decomposition(
     notes.insert(
         0,
         format!(
-            "decomposition over outputs: {} rounds, {} columns generated, {used} used; {}",
+            "decomposition over outputs: {} round{}, {} columns generated, {used} used; {}",
             trace.len(),
+            if trace.len() == 1 { "" } else { "s" },
             columns.len(),
             match &pricer {
                 Pricer::Staircase { .. } => "closed-form staircase pricing".to_string(),

@@ -25,13 +25,13 @@ pub(super) struct Direction {
 
 /// The residuals at a point (each wants to be 0).
 pub(super) struct Residuals {
-    /// `c - u_x - lambda + nu`, per entry.
-    dual_t: Vec<f64>,
-    /// `a_y - sum u - k sum_x nu_xy`, per output.
-    dual_m: Vec<f64>,
-    /// `1 - sum_y m_y - sum_y t_xy`, per input.
-    primal: Vec<f64>,
-    /// `k m_y - t_xy - r_xy`, per entry.
+    /// `beta (c - u_x) - lambda + nu`, per entry.
+    pub(super) dual_t: Vec<f64>,
+    /// `alpha (a_y - sum u) - sum_x nu_xy`, per output.
+    pub(super) dual_m: Vec<f64>,
+    /// `1 - alpha sum_y m_y - beta sum_y t_xy`, per input.
+    pub(super) primal: Vec<f64>,
+    /// `m_y - t_xy - r_xy`, per entry.
     upper: Vec<f64>,
 }
 
@@ -39,8 +39,8 @@ pub(super) struct Residuals {
 pub(super) struct Newton {
     /// `D`, per entry.
     d: Vec<f64>,
-    /// `b = k nu / r`, per entry.
-    b: Vec<f64>,
+    /// `e = nu / r`, per entry.
+    e: Vec<f64>,
     /// `s_y`, per output.
     s: Vec<f64>,
     /// The Cholesky factor of `S`.
@@ -49,23 +49,23 @@ pub(super) struct Newton {
 
 impl Data {
     pub(super) fn residuals(&self, p: &Point) -> Residuals {
-        let (n, k) = (self.n, self.k);
+        let (n, alpha, beta) = (self.n, self.alpha, self.beta);
         let sum_u: f64 = p.u.iter().sum();
         let dual_t = (0..self.c.len())
             .into_par_iter()
-            .map(|i| self.c[i] - p.u[i % n] - p.lambda[i] + p.nu[i])
+            .map(|i| beta * (self.c[i] - p.u[i % n]) - p.lambda[i] + p.nu[i])
             .collect();
         let dual_m = (0..self.outputs)
-            .map(|y| self.a[y] - sum_u - k * p.nu[y * n..(y + 1) * n].iter().sum::<f64>())
+            .map(|y| alpha * (self.a[y] - sum_u) - p.nu[y * n..(y + 1) * n].iter().sum::<f64>())
             .collect();
         let total_m: f64 = p.m.iter().sum();
-        let mut primal = vec![1.0 - total_m; n];
+        let mut primal = vec![1.0 - alpha * total_m; n];
         for col in p.t.chunks(n) {
-            primal.iter_mut().zip(col).for_each(|(v, t)| *v -= t);
+            primal.iter_mut().zip(col).for_each(|(v, t)| *v -= beta * t);
         }
         let upper = (0..self.c.len())
             .into_par_iter()
-            .map(|i| k * p.m[i / n] - p.t[i] - p.r[i])
+            .map(|i| p.m[i / n] - p.t[i] - p.r[i])
             .collect();
         Residuals {
             dual_t,
@@ -73,6 +73,17 @@ impl Data {
             primal,
             upper,
         }
+    }
+
+    /// The largest error of the row sums at `p`.
+    pub(super) fn row_sum_error(&self, p: &Point) -> f64 {
+        let (n, alpha, beta) = (self.n, self.alpha, self.beta);
+        let total_m: f64 = p.m.iter().sum();
+        let mut sums = vec![alpha * total_m; n];
+        for col in p.t.chunks(n) {
+            sums.iter_mut().zip(col).for_each(|(v, t)| *v += beta * t);
+        }
+        sums.iter().fold(0.0, |e, s| e.max((s - 1.0).abs()))
     }
 
     pub(super) fn complementarity(&self, p: &Point) -> f64 {
@@ -94,20 +105,20 @@ impl Data {
 
     /// Form and factor `S` (module docs); `None` when even the regularized matrix fails.
     pub(super) fn factor(&self, p: &Point) -> Option<Newton> {
-        let (n, o, k) = (self.n, self.outputs, self.k);
+        let (n, o, alpha, beta) = (self.n, self.outputs, self.alpha, self.beta);
         let d: Vec<f64> = (0..n * o)
             .into_par_iter()
             .map(|i| p.lambda[i] / p.t[i] + p.nu[i] / p.r[i])
             .collect();
-        let b: Vec<f64> = (0..n * o)
+        let e: Vec<f64> = (0..n * o)
             .into_par_iter()
-            .map(|i| k * p.nu[i] / p.r[i])
+            .map(|i| p.nu[i] / p.r[i])
             .collect();
         let s: Vec<f64> = (0..o)
             .into_par_iter()
             .map(|y| {
                 (y * n..(y + 1) * n)
-                    .map(|i| k * b[i] * (p.lambda[i] / p.t[i]) / d[i])
+                    .map(|i| e[i] * (p.lambda[i] / p.t[i]) / d[i])
                     .sum()
             })
             .collect();
@@ -119,7 +130,7 @@ impl Data {
                 let scale = s[y].sqrt().recip();
                 for (x, v) in column.iter_mut().enumerate() {
                     let i = y * n + x;
-                    *v = (1.0 + b[i] / d[i]) * scale;
+                    *v = (alpha + beta * e[i] / d[i]) * scale;
                 }
             });
         // W W^T, its two halves of columns on two threads.
@@ -136,7 +147,7 @@ impl Data {
         );
         let mut schur = left + right;
         for x in 0..n {
-            schur[(x, x)] += (0..o).map(|y| 1.0 / d[y * n + x]).sum::<f64>();
+            schur[(x, x)] += beta * beta * (0..o).map(|y| 1.0 / d[y * n + x]).sum::<f64>();
         }
         let largest = (0..n).map(|x| schur[(x, x)]).fold(0.0, f64::max);
         let factor = match nalgebra::Cholesky::new(schur.clone()) {
@@ -150,7 +161,7 @@ impl Data {
         };
         Some(Newton {
             d,
-            b,
+            e,
             s,
             schur: factor,
         })
@@ -166,8 +177,8 @@ impl Data {
         rho_lower: &[f64],
         rho_upper: &[f64],
     ) -> Direction {
-        let (n, o, k) = (self.n, self.outputs, self.k);
-        let Newton { d, b, s, schur } = newton;
+        let (n, o, alpha, beta) = (self.n, self.outputs, self.alpha, self.beta);
+        let Newton { d, e, s, schur } = newton;
         // Right-hand sides of the per-output blocks.
         let upper_term: Vec<f64> = (0..n * o)
             .into_par_iter()
@@ -178,7 +189,7 @@ impl Data {
             .map(|i| -res.dual_t[i] + rho_lower[i] / p.t[i] - upper_term[i])
             .collect();
         let g_m: Vec<f64> = (0..o)
-            .map(|y| -res.dual_m[y] + k * upper_term[y * n..(y + 1) * n].iter().sum::<f64>())
+            .map(|y| -res.dual_m[y] + upper_term[y * n..(y + 1) * n].iter().sum::<f64>())
             .collect();
         // H_y^-1 applied to (g_t, g_m), per output: (dt, dm).
         let block_solve = |y: usize, extra: &dyn Fn(usize) -> f64, extra_m: f64| {
@@ -187,14 +198,14 @@ impl Data {
             let dm = (range
                 .clone()
                 .zip(&gt)
-                .map(|(i, v)| b[i] * v / d[i])
+                .map(|(i, v)| e[i] * v / d[i])
                 .sum::<f64>()
                 + g_m[y]
                 + extra_m)
                 / s[y];
             let dt: Vec<f64> = range
                 .zip(&gt)
-                .map(|(i, v)| (v + b[i] * dm) / d[i])
+                .map(|(i, v)| (v + e[i] * dm) / d[i])
                 .collect();
             (dt, dm)
         };
@@ -203,7 +214,7 @@ impl Data {
             let sum_du: f64 = du.iter().sum();
             let parts: Vec<(Vec<f64>, f64)> = (0..o)
                 .into_par_iter()
-                .map(|y| block_solve(y, &|x| du[x], sum_du))
+                .map(|y| block_solve(y, &|x| beta * du[x], alpha * sum_du))
                 .collect();
             let mut dt = Vec::with_capacity(n * o);
             let mut dm = Vec::with_capacity(o);
@@ -217,7 +228,7 @@ impl Data {
             let mut v = nalgebra::DVector::from_column_slice(&res.primal);
             for (y, col) in dt.chunks(n).enumerate() {
                 for x in 0..n {
-                    v[x] -= col[x] + dm[y];
+                    v[x] -= beta * col[x] + alpha * dm[y];
                 }
             }
             v
@@ -241,7 +252,7 @@ impl Data {
             .collect();
         let dr: Vec<f64> = (0..n * o)
             .into_par_iter()
-            .map(|i| k * dm[i / n] - dt[i] + res.upper[i])
+            .map(|i| dm[i / n] - dt[i] + res.upper[i])
             .collect();
         let dnu = (0..n * o)
             .into_par_iter()

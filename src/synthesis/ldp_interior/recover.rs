@@ -6,30 +6,39 @@ use super::Point;
 use crate::synthesis::decompose_pricing::{lagrangian_bound, staircase};
 use rayon::prelude::*;
 
-/// The projected channel's columns rise to at most `e^eps - 1` times this below it above
-/// their floor, so that rounding in the sum keeps every ratio within `e^eps`.
+/// The projected channel's columns rise above their floor by at most `(e^eps - 1)(1 - this)`
+/// times it, so that rounding in the sum keeps every ratio within `e^eps`.
 const PROJECTION_MARGIN: f64 = 1e-12;
+/// A column whose floor is below this fraction of the largest floor is taken as unused.
+const UNUSED_FLOOR: f64 = 1e-12;
 /// The scaling margin that makes room for the row deficits is raised by this fraction
 /// (rounding).
 const FILL_MARGIN: f64 = 1e-6;
 
 impl Data {
     /// The point as a channel and its objective. Each column is projected onto the LDP cone
-    /// (`0 <= t <= k' m` with `k'` just below `k`: the iterates meet it only up to rounding,
+    /// (`0 <= t <= m'` with `m'` just below `m`: the iterates meet it only up to rounding,
     /// which is large relative to a nearly unused column), giving row sums `s_x` close to 1.
     /// Scaling every row by the same `1 / S` keeps each column's ratios; with
     /// `S = (1 + g) max_x s_x` each row then lacks `d_x = 1 - s_x / S`, and adding `d_x` to one
     /// output keeps that column within `e^eps` when `max d <= e^eps min d`, which holds for
     /// `g >= (1 - min s / max s) / k`. The output receiving the deficits is the cheapest.
     pub(super) fn channel(&self, p: &Point) -> (f64, Vec<Vec<f64>>) {
-        let (n, o) = (self.n, self.outputs);
-        let rise = self.k * (1.0 - PROJECTION_MARGIN);
+        let (n, o, alpha, beta) = (self.n, self.outputs, self.alpha, self.beta);
+        // Columns whose floor is at the solver's noise level are left out (the deficit step
+        // below refills the rows), so that unused outputs are exactly unused.
+        let top = p.m.iter().fold(0.0f64, |a, b| a.max(*b));
+        let floors: Vec<f64> =
+            p.m.iter()
+                .map(|&m| if m > UNUSED_FLOOR * top { m } else { 0.0 })
+                .collect();
         let mut rows: Vec<Vec<f64>> = (0..n)
             .map(|x| {
                 (0..o)
                     .map(|y| {
-                        let floor = p.m[y].max(0.0);
-                        floor + p.t[y * n + x].clamp(0.0, rise * floor)
+                        let floor = floors[y];
+                        let rise = p.t[y * n + x].clamp(0.0, floor * (1.0 - PROJECTION_MARGIN));
+                        alpha * floor + beta * rise
                     })
                     .collect()
             })
@@ -97,7 +106,7 @@ mod tests {
             let k = eps.exp_m1();
             let m: Vec<f64> = (0..o).map(|_| rng.gen_range(-1e-9..1.0) / o as f64).collect();
             let t: Vec<f64> = (0..n * o)
-                .map(|i| k * m[i / n].abs() * rng.gen_range(-0.01..1.01))
+                .map(|i| m[i / n].abs() * rng.gen_range(-0.01..1.01))
                 .collect();
             let point = Point {
                 r: vec![0.0; n * o],
@@ -109,7 +118,8 @@ mod tests {
             };
             let c: Vec<f64> = (0..n * o).map(|_| rng.gen_range(-1.0..1.0)).collect();
             let a = c.chunks(n).map(|col| col.iter().sum()).collect();
-            let data = Data { n, outputs: o, k, c, a };
+            let (alpha, beta) = ((-eps).exp(), -(-eps).exp_m1());
+            let data = Data { n, outputs: o, k, alpha, beta, c, a };
             let (objective, rows) = data.channel(&point);
             let mut direct = 0.0;
             for (x, row) in rows.iter().enumerate() {
