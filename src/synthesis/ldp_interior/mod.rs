@@ -217,6 +217,14 @@ pub fn solve_ldp_interior(
             ));
         }
     }
+    if let (Some((objective, bound)), Some(rows)) = (best, &best_rows) {
+        // A tenth of the stopping gap may go to a channel without trace outputs.
+        let allowed = 0.1 * (LDP_INTERIOR_GAP_TOLERANCE * objective.abs() + ABSOLUTE_GAP);
+        if let Some((cleaner, kept)) = data.without_trace_outputs(rows, objective, allowed) {
+            best = Some((cleaner, bound));
+            best_rows = Some(kept);
+        }
+    }
     notes.insert(
         0,
         format!(

@@ -11,6 +11,10 @@ use rayon::prelude::*;
 const PROJECTION_MARGIN: f64 = 1e-12;
 /// A column whose floor is below this fraction of the largest floor is taken as unused.
 const UNUSED_FLOOR: f64 = 1e-12;
+/// An output whose every entry is below this fraction of the channel's largest entry is
+/// dropped from the final channel when that costs almost nothing (interior points leave
+/// unused outputs at a trace of mass).
+const TRACE_OUTPUT: f64 = 1e-8;
 /// The scaling margin that makes room for the row deficits is raised by this fraction
 /// (rounding).
 const FILL_MARGIN: f64 = 1e-6;
@@ -43,6 +47,15 @@ impl Data {
                     .collect()
             })
             .collect();
+        self.fill(&mut rows);
+        let objective = self.cost(&rows);
+        (objective, rows)
+    }
+
+    /// Make rows whose columns each meet LDP sum to 1 (the scaling and deficit step of
+    /// [`Data::channel`]).
+    fn fill(&self, rows: &mut [Vec<f64>]) {
+        let (n, o) = (self.n, self.outputs);
         let sums: Vec<f64> = rows.iter().map(|r| r.iter().sum()).collect();
         let (low, high) = sums
             .iter()
@@ -51,7 +64,10 @@ impl Data {
         let g = spread / self.k * (1.0 + FILL_MARGIN) + f64::EPSILON;
         let total = high * (1.0 + g);
         let deficits: Vec<f64> = sums.iter().map(|s| 1.0 - s / total).collect();
+        // The cheapest output that carries mass (so a dropped output stays unused).
+        let carries = |y: &usize| rows.iter().any(|r| r[*y] > 0.0);
         let target = (0..o)
+            .filter(carries)
             .min_by(|&a, &b| {
                 let cost =
                     |y: usize| -> f64 { (0..n).map(|x| deficits[x] * self.c[y * n + x]).sum() };
@@ -62,10 +78,52 @@ impl Data {
             row.iter_mut().for_each(|v| *v /= total);
             row[target] += d;
         }
-        let objective = (0..n)
-            .map(|x| (0..o).map(|y| self.c[y * n + x] * rows[x][y]).sum::<f64>())
-            .sum();
-        (objective, rows)
+    }
+
+    /// The objective of a channel (scaled units).
+    fn cost(&self, rows: &[Vec<f64>]) -> f64 {
+        let n = self.n;
+        rows.iter()
+            .enumerate()
+            .map(|(x, row)| {
+                row.iter()
+                    .enumerate()
+                    .map(|(y, v)| self.c[y * n + x] * v)
+                    .sum::<f64>()
+            })
+            .sum()
+    }
+
+    /// The channel without the outputs an interior point leaves at a trace of mass (every
+    /// entry below [`TRACE_OUTPUT`] times the largest), rows filled again, if its objective is
+    /// at most `allowed` above `objective`; `None` when no output is that small or the cost is
+    /// higher.
+    pub(super) fn without_trace_outputs(
+        &self,
+        rows: &[Vec<f64>],
+        objective: f64,
+        allowed: f64,
+    ) -> Option<(f64, Vec<Vec<f64>>)> {
+        let o = self.outputs;
+        let top = rows.iter().flatten().fold(0.0f64, |a, b| a.max(*b));
+        let trace: Vec<bool> = (0..o)
+            .map(|y| rows.iter().all(|r| r[y] < TRACE_OUTPUT * top))
+            .collect();
+        if !trace.iter().any(|t| *t) || trace.iter().all(|t| *t) {
+            return None;
+        }
+        let mut kept: Vec<Vec<f64>> = rows
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .zip(&trace)
+                    .map(|(v, t)| if *t { 0.0 } else { *v })
+                    .collect()
+            })
+            .collect();
+        self.fill(&mut kept);
+        let cost = self.cost(&kept);
+        (cost <= objective + allowed).then_some((cost, kept))
     }
 
     /// The rigorous Lagrangian bound at row prices `u` (module docs).
@@ -138,6 +196,59 @@ mod tests {
                     hi <= (k + 1.0) * lo * (1.0 + RATIO_ROUNDING),
                     "column {}: {} / {} above e^eps = {}", y, hi, lo, k + 1.0
                 );
+            }
+        }
+
+        /// Dropping trace outputs keeps a channel: rows sum to 1, every column within
+        /// `e^eps`, the trace outputs exactly unused.
+        #[test]
+        fn dropping_trace_outputs_keeps_a_channel(
+            n in 2usize..7,
+            o in 2usize..7,
+            eps in 0.05f64..4.0,
+            seed in any::<u64>(),
+        ) {
+            use rand::{Rng, SeedableRng};
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let k = eps.exp_m1();
+            // Output 0 carries a trace of mass; the others are ordinary.
+            let m: Vec<f64> = (0..o)
+                .map(|y| if y == 0 { 1e-11 } else { rng.gen_range(0.1..1.0) / o as f64 })
+                .collect();
+            let t: Vec<f64> = (0..n * o).map(|i| m[i / n] * rng.gen_range(0.0..1.0)).collect();
+            let point = Point {
+                r: vec![0.0; n * o],
+                u: vec![0.0; n],
+                lambda: vec![0.0; n * o],
+                nu: vec![0.0; n * o],
+                t,
+                m,
+            };
+            let c: Vec<f64> = (0..n * o).map(|_| rng.gen_range(-1.0..1.0)).collect();
+            let a = c.chunks(n).map(|col| col.iter().sum()).collect();
+            let (alpha, beta) = ((-eps).exp(), -(-eps).exp_m1());
+            let data = Data { n, outputs: o, k, alpha, beta, c, a };
+            let (objective, rows) = data.channel(&point);
+            let top = rows.iter().flatten().fold(0.0f64, |a, b| a.max(*b));
+            let trace = rows.iter().all(|r| r[0] < TRACE_OUTPUT * top);
+            let dropped = data.without_trace_outputs(&rows, objective, f64::INFINITY);
+            prop_assert_eq!(dropped.is_some(), trace);
+            let Some((cost, kept)) = dropped else {
+                return Ok(());
+            };
+            prop_assert!((cost - data.cost(&kept)).abs() <= 1e-12);
+            for row in &kept {
+                prop_assert_eq!(row[0], 0.0);
+                prop_assert!((row.iter().sum::<f64>() - 1.0).abs() <= 1e-12);
+            }
+            for y in 1..o {
+                let hi = kept.iter().map(|r| r[y]).fold(0.0, f64::max);
+                let lo = kept.iter().map(|r| r[y]).fold(f64::INFINITY, f64::min);
+                prop_assert!(hi <= (k + 1.0) * lo * (1.0 + RATIO_ROUNDING), "column {}", y);
+            }
+            // With no allowance for a higher cost, a costlier channel is refused.
+            if cost > objective {
+                prop_assert!(data.without_trace_outputs(&rows, objective, 0.0).is_none());
             }
         }
     }
