@@ -133,9 +133,12 @@ fn formulate_other(
                 {
                     return Ok(solved);
                 }
-            } else if let Some(outcome) =
+            } else if let Some(mut outcome) =
                 solve_by_decomposition(&all, coefficients, goal, None, run)?
             {
+                if method == MethodChoice::Auto && staircase_epsilon(&all).is_some() {
+                    outcome.notes.push(ldp_interior_refusal(&all, n));
+                }
                 let encoding = all
                     .iter()
                     .map(|p| format!("{}: column cone for pricing", p.key()))
