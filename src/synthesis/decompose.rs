@@ -16,7 +16,7 @@
 //! at every round, so the gap is known throughout and the loop stops when it closes or the time
 //! runs out (returning the master's channel, its bound and its gap).
 
-use super::decompose_master::{channel_rows, solve_master, Column};
+use super::decompose_master::{channel_rows, solve_master, Column, MasterPoint};
 use super::decompose_pricing::{lagrangian_bound, Pricer};
 use super::{Method, Outcome, Run, Status};
 use crate::objective::Goal;
@@ -140,7 +140,7 @@ pub fn solve_by_decomposition(
     };
     let mut trace = Vec::new();
     let mut notes = Vec::new();
-    let mut last = None;
+    let mut last: Option<MasterPoint> = None;
     let mut iterations = 0;
     let mut converged = false;
     let active = std::sync::Mutex::new(active);
@@ -184,6 +184,19 @@ pub fn solve_by_decomposition(
                 master.solution.status
             ));
             break;
+        }
+        // A master stopped early (time limit) can end worse than the last round's.
+        if !master.solution.status.is_optimal() {
+            if let Some(previous) = last.as_ref().filter(|p| p.objective <= master.objective) {
+                notes.push(format!(
+                    "round {round}: the master LP stopped early ({}) at a worse point than round {}'s ({:.9e} against {:.9e}); that round's channel is kept",
+                    master.solution.status,
+                    round - 1,
+                    to_problem(master.objective),
+                    to_problem(previous.objective)
+                ));
+                break;
+            }
         }
         let prices = master.prices.clone();
         let objective = master.objective;
