@@ -3,7 +3,7 @@
 use super::ldp_handover::solve_ldp_auto;
 use super::{MethodChoice, SolveError, DECOMPOSITION_MIN_INPUTS, LP_MAX_INPUTS};
 
-/// Above this many inputs the LDP interior-point method is not used: it keeps about 20
+/// Above this many inputs the LDP interior-point method is not used: it keeps about 22
 /// arrays of `n^2` numbers (measured: 1.6 GB peak at this size, 149 s for absolute loss).
 pub const LDP_INTERIOR_MAX_INPUTS: usize = 3000;
 use crate::certify::repair_by_mixing;
@@ -128,9 +128,7 @@ fn formulate_other(
         };
         if decompose {
             if let (Some(epsilon), MethodChoice::Auto) = (ldp_epsilon, method) {
-                if let Some(solved) =
-                    solve_ldp_auto(&problem.privacy, coefficients, goal, epsilon, run)?
-                {
+                if let Some(solved) = solve_ldp_auto(problem, coefficients, epsilon, run)? {
                     return Ok(solved);
                 }
             } else if let Some(mut outcome) =
@@ -257,8 +255,8 @@ fn ldp_interior_refusal(all: &[&dyn PrivacyNotion], n: usize) -> String {
     let keys: Vec<&str> = all.iter().map(|p| p.key()).collect();
     let reason = match keys.as_slice() {
         ["ldp"] if n > LDP_INTERIOR_MAX_INPUTS => format!(
-            "{n} symbols, above its maximum of {LDP_INTERIOR_MAX_INPUTS} (it keeps about 20 arrays of n^2 numbers, {:.1} GB here)",
-            20.0 * 8.0 * (n as f64).powi(2) / 1e9
+            "{n} symbols, above its maximum of {LDP_INTERIOR_MAX_INPUTS} (it keeps about 22 arrays of n^2 numbers, {:.1} GB here)",
+            22.0 * 8.0 * (n as f64).powi(2) / 1e9
         ),
         ["ldp"] => format!(
             "its ldp constraint is not pure eps-LDP with eps at most {} (an (eps, delta) or multi-release constraint, or an eps so loose it is not encoded)",

@@ -1,15 +1,17 @@
 //! `auto` under a lone LDP constraint with a linear objective: one decomposition round (it
 //! closes the gap at once under Hamming loss, where k-RR's columns are optimal), then the LDP
 //! interior-point method, then, where one LP is quick, one LP. Each step runs only when the
-//! one before did not close its gap; the best certified channel is kept, with the tightest of
-//! the rigorous bounds found on the way (each bounds the same optimum).
+//! ones before did not close the gap by the report's default tolerance; the kept channel is
+//! the one whose certified objective is best, with the tightest of the rigorous bounds found
+//! on the way (each bounds the same optimum).
 
-use super::SolveError;
+use super::certification::certify;
+use super::{GapTolerance, SolveError};
+use crate::channel::Channel;
 use crate::objective::Goal;
 use crate::privacy::PrivacyNotion;
-use crate::synthesis::{
-    solve_by_decomposition, solve_ldp_interior, solve_linear, Outcome, Run, Status,
-};
+use crate::problem::Problem;
+use crate::synthesis::{solve_by_decomposition, solve_ldp_interior, solve_linear, Outcome, Run};
 
 /// Rounds `auto` gives the decomposition before the LDP interior-point method takes over.
 /// Under other losses than Hamming the decomposition does not converge (absolute loss on a
@@ -21,15 +23,22 @@ const AUTO_DECOMPOSITION_ROUNDS: usize = 1;
 /// interior-point method can stop at a gap of 1e-6 to 1e-4 where rounding takes over).
 const LP_FALLBACK_INPUTS: usize = 300;
 
+/// The outcome, its encoding notes and its certified objective (`None` without a channel).
+struct Candidate {
+    outcome: Outcome,
+    encoding: Vec<String>,
+    certified: Option<f64>,
+}
+
 /// Solve by the sequence in the module docs; `None` when the decomposition does not apply.
 pub(super) fn solve_ldp_auto(
-    privacy: &[Box<dyn PrivacyNotion>],
+    problem: &Problem,
     coefficients: &[Vec<f64>],
-    goal: Goal,
     epsilon: f64,
     run: &Run,
 ) -> Result<Option<(Outcome, Vec<String>)>, SolveError> {
-    let all: Vec<&dyn PrivacyNotion> = privacy.iter().map(|p| p.as_ref()).collect();
+    let goal = problem.objective.goal();
+    let all: Vec<&dyn PrivacyNotion> = problem.privacy.iter().map(|p| p.as_ref()).collect();
     let Some(first) = solve_by_decomposition(
         &all,
         coefficients,
@@ -40,72 +49,100 @@ pub(super) fn solve_ldp_auto(
     else {
         return Ok(None);
     };
-    let column_cone = vec!["ldp: column cone for pricing".to_string()];
-    let envelope =
-        vec!["ldp: envelope form, column floor e^-eps m_y <= Q[x][y] <= m_y".to_string()];
-    if first.status == Status::Optimal || run.expired() {
-        return Ok(Some((first, column_cone)));
+    let mut best = candidate(problem, first, vec!["ldp: column cone for pricing".into()]);
+    if closed(&best, goal) || run.expired() {
+        return Ok(Some((best.outcome, best.encoding)));
     }
     let mut interior = solve_ldp_interior(epsilon, coefficients, goal, run);
     interior.notes.insert(
         0,
         format!(
             "the decomposition over outputs did not close its gap in its first round ({}), so the LDP interior-point method took over",
-            describe(&first)
+            describe(&best.outcome)
         ),
     );
-    let (mut best, mut encoding) = keep_better(goal, (interior, envelope), (first, column_cone));
+    let envelope = vec!["ldp: envelope form, e^-eps m_y <= Q[x][y] <= m_y".to_string()];
+    best = keep_better(goal, candidate(problem, interior, envelope), best);
     let n = coefficients.len();
-    if best.status != Status::Optimal && !run.expired() && n <= LP_FALLBACK_INPUTS {
-        let (mut linear, lp_encoding) = solve_linear(privacy, coefficients, goal, run)?;
+    if !closed(&best, goal) && !run.expired() && n <= LP_FALLBACK_INPUTS {
+        let (mut linear, lp_encoding) = solve_linear(&problem.privacy, coefficients, goal, run)?;
         linear.notes.insert(
             0,
             format!(
-                "the LDP interior-point method did not close its gap ({}), so one LP over the channel took over",
-                describe(&best)
+                "the LDP interior-point method did not close the gap ({}), so one LP over the channel took over",
+                describe(&best.outcome)
             ),
         );
-        (best, encoding) = keep_better(goal, (linear, lp_encoding), (best, encoding));
+        best = keep_better(goal, candidate(problem, linear, lp_encoding), best);
     }
-    Ok(Some((best, encoding)))
+    Ok(Some((best.outcome, best.encoding)))
 }
 
-/// The outcome and its encoding notes.
-type Solved = (Outcome, Vec<String>);
+/// The outcome with the objective of its certified channel (certification is repeated on
+/// the kept one; under LDP it is a pass over the columns).
+fn candidate(problem: &Problem, outcome: Outcome, encoding: Vec<String>) -> Candidate {
+    let certified = outcome.rows.as_ref().and_then(|rows| {
+        let (channel, correction) = Channel::from_solver_point(rows.clone());
+        certify(problem, channel, correction)
+            .ok()
+            .map(|(c, _)| problem.objective.evaluate(&c))
+    });
+    Candidate {
+        outcome,
+        encoding,
+        certified,
+    }
+}
 
-/// `later` unless it has no channel, or is not optimal and ends worse than `earlier`; the
-/// kept outcome gets the tighter of the two bounds.
-fn keep_better(goal: Goal, later: Solved, earlier: Solved) -> Solved {
+/// Whether the certified objective is within the report's default tolerance of the bound.
+fn closed(c: &Candidate, goal: Goal) -> bool {
+    let (Some(value), Some(bound)) = (c.certified, c.outcome.bound) else {
+        return false;
+    };
+    let gap = match goal {
+        Goal::Minimize => value - bound,
+        Goal::Maximize => bound - value,
+    };
+    gap <= GapTolerance::DEFAULT.allowed(value, bound)
+}
+
+/// The candidate with the better certified objective (`later` on a tie); it gets the tighter
+/// of the two bounds.
+fn keep_better(goal: Goal, later: Candidate, earlier: Candidate) -> Candidate {
     let better = |a: f64, b: f64| match goal {
         Goal::Minimize => a < b,
         Goal::Maximize => a > b,
     };
-    let later_worse = later.0.status != Status::Optimal
-        && match (later.0.solver_objective, earlier.0.solver_objective) {
-            (Some(l), Some(e)) => better(e, l),
-            _ => false,
-        };
-    let (mut kept, other) = if later.0.rows.is_none() || later_worse {
-        let mut kept = earlier;
-        kept.0.notes.push(format!(
-            "the {} method that took over ended with {}; this channel is kept",
-            later.0.method, later.0.status
-        ));
-        (kept, later.0)
-    } else {
-        (later, earlier.0)
+    let later_wins = match (later.certified, earlier.certified) {
+        (Some(l), Some(e)) => !better(e, l),
+        (Some(_), None) => true,
+        (None, _) => false,
     };
-    if let Some(b) = other.bound {
-        let tighter = match (kept.0.bound, goal) {
+    let (mut kept, other) = if later_wins {
+        (later, earlier)
+    } else {
+        let mut kept = earlier;
+        kept.outcome.notes.push(format!(
+            "the {} method that took over ended with a worse certified channel ({}, {}); this channel is kept",
+            later.outcome.method,
+            later.outcome.status,
+            later
+                .certified
+                .map_or("none".to_string(), |v| format!("{v:.9e}"))
+        ));
+        (kept, later)
+    };
+    if let Some(b) = other.outcome.bound {
+        let tighter = match (kept.outcome.bound, goal) {
             (None, _) => true,
             (Some(k), Goal::Minimize) => b > k,
             (Some(k), Goal::Maximize) => b < k,
         };
         if tighter {
-            kept.0.bound = Some(b);
-            kept.0.notes.push(format!(
+            kept.outcome.bound = Some(b);
+            kept.outcome.notes.push(format!(
                 "bound from the {} method ({b:.9e}), tighter than this method's own",
-                other.method
+                other.outcome.method
             ));
         }
     }

@@ -186,7 +186,10 @@ pub fn solve_by_decomposition(
             break;
         }
         // A master stopped early (time limit) can end worse than the last round's.
-        if !master.solution.status.is_optimal() {
+        if matches!(
+            master.solution.status,
+            mechsynth_solvers::LpStatus::TimeLimit | mechsynth_solvers::LpStatus::IterationLimit
+        ) {
             if let Some(previous) = last.as_ref().filter(|p| p.objective <= master.objective) {
                 notes.push(format!(
                     "round {round}: the master LP stopped early ({}) at a worse point than round {}'s ({:.9e} against {:.9e}); that round's channel is kept",
@@ -260,7 +263,8 @@ pub fn solve_by_decomposition(
         }
         if round == cap {
             notes.push(format!(
-                "the decomposition stopped at its cap of {cap} rounds"
+                "the decomposition stopped at its cap of {cap} round{}",
+                if cap == 1 { "" } else { "s" }
             ));
         }
     }
