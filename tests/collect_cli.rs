@@ -650,3 +650,31 @@ fn estimate_reads_counts_from_standard_input() {
     assert_eq!(from_stdin.stdout, from_file.stdout);
     assert!(String::from_utf8_lossy(&from_stdin.stdout).contains("yes"));
 }
+
+/// `simulate` on a singular channel says why the inversion rows are missing (every trial
+/// fails), and which estimator applies.
+#[test]
+fn simulate_names_a_singular_channel() {
+    let dir = TempDir::new("simulate-singular");
+    let channel = dir.write(
+        "channel.toml",
+        "[channel]\nrows = [[0.6, 0.4], [0.5, 0.5], [0.4, 0.6]]\n",
+    );
+    let o = run(&[
+        "simulate",
+        "--channel",
+        &channel,
+        "--users",
+        "500",
+        "--trials",
+        "4",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stderr(&o);
+    assert!(
+        text.contains("rank 2 < 3 inputs") && text.contains("posterior-mean applies"),
+        "{text}"
+    );
+}

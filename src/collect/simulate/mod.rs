@@ -23,7 +23,7 @@ pub use oracle::simulate_oracle;
 pub use population::inversion_covariance;
 use population::{check, composition, population};
 
-use super::estimate::{dot, EstimatorSpec};
+use super::estimate::{dot, EstimatorSpec, Inversion};
 use super::stats::{multinomial_into, Interval};
 use super::{CollectError, Model};
 use nalgebra::DVector;
@@ -227,8 +227,14 @@ pub fn simulate(
             _ => None,
         }
     };
+    let rank = Inversion::default().rank(model);
     for ((est, metric), s) in names.iter().zip(&samples) {
-        if !s.iter().all(|v| v.is_finite()) {
+        if s.iter().all(|v| !v.is_finite()) && est != "posterior-mean" && rank < model.inputs() {
+            warnings.push(format!(
+                "{est} {metric}: not computable in any trial: the channel has rank {rank} < {} inputs (singular), so no unbiased estimate exists; --estimator posterior-mean applies",
+                model.inputs()
+            ));
+        } else if !s.iter().all(|v| v.is_finite()) {
             warnings.push(format!(
                 "{est} {metric}: not computable in some trials (a singular channel, EM without convergence, or reports impossible under the prior); left out"
             ));
