@@ -175,6 +175,22 @@ fn a_time_limit_gives_a_certified_channel_that_is_not_called_optimal() {
         r.method_notes
     );
     assert!(r.bound.unwrap() < r.objective.unwrap());
+    // Past the limit the report leaves out the profile's O(n^3) entries, and says so; with
+    // time to spare it has them.
+    assert!(
+        !r.objectives.contains_key("inversion-mse"),
+        "{:?}",
+        r.objectives
+    );
+    assert!(
+        r.warnings
+            .iter()
+            .any(|w| w.contains("leaves out inversion-mse")),
+        "{:?}",
+        r.warnings
+    );
+    let r = run(&p, MethodChoice::LdpInteriorPoint, 600.0);
+    assert!(r.warnings.iter().all(|w| !w.contains("leaves out")));
 }
 
 /// The method needs a lone LDP constraint.

@@ -13,7 +13,9 @@ pub use column::{ColumnConvex, ColumnObjective, MmseHistogram, MmseSum, MutualIn
 pub use frequency::{FrequencyMse, QuerySpec, Sampling, FISHER_RANK_TOLERANCE};
 pub use inversion::InversionMse;
 pub use loss::{LossSpec, LOSS_NAMES};
-pub use profile::{objective_profile, objective_profile_for, PROFILE_CUBIC_LIMIT};
+pub use profile::{
+    objective_profile, objective_profile_for, objective_profile_up_to, PROFILE_CUBIC_LIMIT,
+};
 pub use spec::{ObjectiveSpec, MIN_MMSE_WEIGHT, OBJECTIVE_NAMES};
 
 use crate::channel::Channel;

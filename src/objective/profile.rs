@@ -11,13 +11,15 @@ use std::collections::BTreeMap;
 /// As [`objective_profile`], with the parameters of `spec` where it is one of the profiled
 /// objectives (the `weight` of `mmse-sum`; the `users` and `distribution` of `inversion-mse`
 /// and `frequency-mse`, which also apply to the other of the two), so that the profile agrees
-/// with the problem's own objective.
+/// with the problem's own objective. The O(n^3) entries are left out above `cubic_limit`
+/// inputs, except the problem's own objective and its twin.
 pub fn objective_profile_for(
     channel: &Channel,
     domain: &Domain,
     spec: &ObjectiveSpec,
+    cubic_limit: usize,
 ) -> BTreeMap<String, f64> {
-    let mut out = objective_profile(channel, domain);
+    let mut out = objective_profile_up_to(channel, domain, cubic_limit);
     if channel.inputs() != domain.size() {
         return out;
     }
@@ -93,6 +95,15 @@ pub const PROFILE_CUBIC_LIMIT: usize = 1000;
 /// invertible, and `frequency-mse` (every frequency, fixed counts, one user) when it is finite
 /// (these two only up to [`PROFILE_CUBIC_LIMIT`] inputs).
 pub fn objective_profile(channel: &Channel, domain: &Domain) -> BTreeMap<String, f64> {
+    objective_profile_up_to(channel, domain, PROFILE_CUBIC_LIMIT)
+}
+
+/// As [`objective_profile`], leaving out the O(n^3) entries above `cubic_limit` inputs.
+pub fn objective_profile_up_to(
+    channel: &Channel,
+    domain: &Domain,
+    cubic_limit: usize,
+) -> BTreeMap<String, f64> {
     let prior = domain.prior();
     let mut out = BTreeMap::new();
     if channel.inputs() != domain.size() {
@@ -118,7 +129,7 @@ pub fn objective_profile(channel: &Channel, domain: &Domain) -> BTreeMap<String,
             Box::new(MutualInformation::new(prior)),
         ),
     ]);
-    if channel.inputs() > PROFILE_CUBIC_LIMIT {
+    if channel.inputs() > cubic_limit {
         return out;
     }
     let inversion = InversionMse::new(prior, 1.0).value(channel);

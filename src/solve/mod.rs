@@ -12,7 +12,7 @@ use certification::certify;
 use dispatch::{formulate_and_solve, krr_like};
 
 use crate::channel::Channel;
-use crate::objective::objective_profile_for;
+use crate::objective::{objective_profile_for, PROFILE_CUBIC_LIMIT};
 use crate::privacy::leakage_profile;
 use crate::problem::Problem;
 use crate::report::{ExpectedCheck, GapReport, Report, SolverInfo, Timings};
@@ -26,6 +26,10 @@ use std::time::Instant;
 pub const DECOMPOSITION_MIN_INPUTS: usize = 24;
 
 pub use crate::formulation::LP_MAX_INPUTS;
+
+/// Up to this many inputs the profile's O(n^3) entries are computed even past the time limit
+/// (milliseconds).
+const PROFILE_QUICK_INPUTS: usize = 100;
 
 /// Default accepted difference between an `[expected]` optimum and the solved objective.
 pub const DEFAULT_EXPECTED_TOLERANCE: f64 = 1e-6;
@@ -232,13 +236,26 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
     if let (Some(progress), Some(_)) = (&options.progress, &channel) {
         progress("profiling the channel (its leakage under every notion and every objective)");
     }
+    // Past the time limit the profile leaves out its O(n^3) entries (seconds at 1,000 inputs).
+    let cubic_limit = if run.expired() {
+        PROFILE_QUICK_INPUTS
+    } else {
+        PROFILE_CUBIC_LIMIT
+    };
+    if cubic_limit == PROFILE_QUICK_INPUTS
+        && channel
+            .as_ref()
+            .is_some_and(|c| c.inputs() > PROFILE_QUICK_INPUTS && c.inputs() <= PROFILE_CUBIC_LIMIT)
+    {
+        warnings.push("the time limit had passed, so the objective profile leaves out inversion-mse and frequency-mse of the channel unless the problem's objective is one (`mechsynth audit` computes them)".into());
+    }
     let leakage = channel
         .as_ref()
         .map(|c| leakage_profile(c, &problem.domain))
         .unwrap_or_default();
     let objectives = channel
         .as_ref()
-        .map(|c| objective_profile_for(c, &problem.domain, &problem.spec.objective))
+        .map(|c| objective_profile_for(c, &problem.domain, &problem.spec.objective, cubic_limit))
         .unwrap_or_default();
     let expected = match (&problem.spec.expected, objective) {
         (Some(e), Some(v)) => {
