@@ -16,6 +16,7 @@ mod ldp;
 mod lip;
 mod max_leakage;
 mod mutual_information;
+mod resolve;
 mod spec;
 mod symbol;
 

@@ -1,0 +1,204 @@
+//! The result of `solve`, serializable to JSON and renderable as a table.
+
+use crate::certify::Certificate;
+use crate::channel::Channel;
+use crate::objective::Goal;
+use crate::problem::ProblemSpec;
+use crate::synthesis::{Method, Status};
+use serde::{Serialize, Serializer};
+use std::collections::BTreeMap;
+
+/// Serialize a float, writing non-finite values as the strings `"inf"`, `"-inf"`, `"nan"`
+/// (JSON has no literal for them).
+pub fn serialize_number<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+    if v.is_finite() {
+        s.serialize_f64(*v)
+    } else if v.is_nan() {
+        s.serialize_str("nan")
+    } else if *v > 0.0 {
+        s.serialize_str("inf")
+    } else {
+        s.serialize_str("-inf")
+    }
+}
+
+/// Serialize a map of floats with [`serialize_number`] for each value.
+pub fn serialize_number_map<S: Serializer>(
+    m: &BTreeMap<String, f64>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    struct Num(f64);
+    impl Serialize for Num {
+        fn serialize<S2: Serializer>(&self, s: S2) -> Result<S2::Ok, S2::Error> {
+            serialize_number(&self.0, s)
+        }
+    }
+    let mut map = s.serialize_map(Some(m.len()))?;
+    for (k, v) in m {
+        map.serialize_entry(k, &Num(*v))?;
+    }
+    map.end()
+}
+
+/// Which backend ran and what it said.
+#[derive(Debug, Clone, Serialize)]
+pub struct SolverInfo {
+    /// Backend name, or "none" when the method solves no program.
+    pub name: &'static str,
+    /// What the method proved.
+    pub status: Status,
+    /// Iterations used (local method: starts).
+    pub iterations: u64,
+    /// The backend's objective value for its own (uncertified) point, in the problem's sense
+    /// (single-program methods only).
+    pub objective: Option<f64>,
+}
+
+/// Wall-clock time of each phase, in milliseconds.
+#[derive(Debug, Clone, Serialize)]
+pub struct Timings {
+    /// Formulating and solving (ray enumeration, every backend call).
+    pub solve_ms: f64,
+    /// Certification and repair.
+    pub certify_ms: f64,
+    /// Everything.
+    pub total_ms: f64,
+}
+
+/// The distance between the emitted channel's objective and the rigorous bound.
+#[derive(Debug, Clone, Serialize)]
+pub struct GapReport {
+    /// The emitted channel's objective.
+    pub objective: f64,
+    /// The rigorous bound on the optimum.
+    pub bound: f64,
+    /// How much worse than the bound the objective is (`objective - bound` when minimizing,
+    /// `bound - objective` when maximizing); the optimum lies within this of the objective.
+    pub absolute: f64,
+    /// `absolute / max(|objective|, |bound|)` (0 when both are 0).
+    pub relative: f64,
+    /// The tolerance that decides `closed`.
+    pub tolerance: crate::solve::GapTolerance,
+    /// Whether `absolute` is within the tolerance (then the status is `optimal`).
+    pub closed: bool,
+}
+
+impl GapReport {
+    /// The gap between `objective` and `bound` for `goal`, judged by `tolerance`.
+    pub fn new(
+        objective: f64,
+        bound: f64,
+        goal: Goal,
+        tolerance: crate::solve::GapTolerance,
+    ) -> Self {
+        let absolute = match goal {
+            Goal::Minimize => objective - bound,
+            Goal::Maximize => bound - objective,
+        };
+        let scale = objective.abs().max(bound.abs());
+        let relative = if scale > 0.0 { absolute / scale } else { 0.0 };
+        let closed = absolute.is_finite() && absolute <= tolerance.allowed(objective, bound);
+        GapReport {
+            objective,
+            bound,
+            absolute,
+            relative,
+            tolerance,
+            closed,
+        }
+    }
+}
+
+/// Comparison with the problem file's `[expected]` optimum.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExpectedCheck {
+    /// The expected optimum.
+    pub objective: f64,
+    /// The accepted absolute difference.
+    pub tolerance: f64,
+    /// Whether the emitted channel's objective is within tolerance of it.
+    pub matches: bool,
+    /// Where the value comes from.
+    pub source: Option<String>,
+}
+
+/// Everything `solve` found.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// The problem's title.
+    pub name: String,
+    /// `optimal`: a certified channel within the stated gap of a rigorous bound; `feasible`:
+    /// a certified channel without that proof; `local-optimum`: the local method's certified
+    /// channel; otherwise (no channel) the backend's status.
+    pub status: Status,
+    /// How the channel was found.
+    pub method: Method,
+    /// Objective value of the emitted channel.
+    pub objective: Option<f64>,
+    /// A rigorous bound on the optimal objective (lower when minimizing, upper when
+    /// maximizing): from the LP's or conic program's duals with directed rounding, the dual
+    /// bound of the extreme-ray LP or column generation, or a relaxation's. Absent when none
+    /// is known.
+    pub bound: Option<f64>,
+    /// The gap between `objective` and `bound`, when both exist.
+    pub gap: Option<GapReport>,
+    /// What the objective measures.
+    pub objective_description: String,
+    /// Minimize or maximize.
+    pub goal: Goal,
+    /// The emitted channel (rows = inputs, columns = outputs); absent when there is none.
+    pub channel: Option<Channel>,
+    /// Input labels.
+    pub labels: Vec<String>,
+    /// Output labels: the input symbols when the objective makes output `y` an estimate of
+    /// input `y` (expected loss, co-location) and the channel is square, otherwise
+    /// `y0, y1, ...`.
+    pub output_labels: Vec<String>,
+    /// Leakage of the emitted channel under every notion that applies to the domain.
+    #[serde(serialize_with = "serialize_number_map")]
+    pub leakage: BTreeMap<String, f64>,
+    /// Every objective that applies, evaluated for the emitted channel.
+    pub objectives: BTreeMap<String, f64>,
+    /// Requested versus achieved, per constraint.
+    pub certificate: Option<Certificate>,
+    /// The backend's run.
+    pub solver: SolverInfo,
+    /// How each constraint was encoded (or, for ray methods, which constraints apply).
+    pub encoding: Vec<String>,
+    /// What the method did (ray counts, rounds, starts).
+    pub method_notes: Vec<String>,
+    /// The rounds of an iterative method (decomposition rounds, LDP interior-point iterations):
+    /// objective, bound and gap per round.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rounds: Vec<crate::synthesis::RoundTrace>,
+    /// Phase timings.
+    pub timings: Timings,
+    /// Non-fatal findings.
+    pub warnings: Vec<String>,
+    /// Comparison with `[expected]`, when the file gives one.
+    pub expected: Option<ExpectedCheck>,
+    /// The problem as solved (after any `--epsilon` override).
+    pub problem: ProblemSpec,
+}
+
+mod render;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::GapTolerance;
+
+    #[test]
+    fn gap_is_measured_on_the_side_of_the_goal() {
+        let tol = GapTolerance::DEFAULT;
+        let min = GapReport::new(1.0 + 1e-7, 1.0, Goal::Minimize, tol);
+        assert!((min.absolute - 1e-7).abs() < 1e-15 && min.closed);
+        let far = GapReport::new(1.01, 1.0, Goal::Minimize, tol);
+        assert!(!far.closed && (far.relative - 0.01 / 1.01).abs() < 1e-12);
+        let max = GapReport::new(0.5, 0.5 + 2e-6, Goal::Maximize, tol);
+        assert!(!max.closed && max.absolute > 0.0);
+        // A NaN objective never closes the gap.
+        assert!(!GapReport::new(f64::NAN, 1.0, Goal::Minimize, tol).closed);
+    }
+}
