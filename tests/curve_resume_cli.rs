@@ -88,3 +88,68 @@ fn resuming_a_csv_of_the_same_series_but_another_problem_or_axis_is_refused() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A point its time limit cuts short is kept with a note and makes the run exit 4, and
+/// `--resume` computes it again (a finished point is not).
+#[test]
+fn points_cut_by_their_time_limit_are_marked_and_resumed() {
+    let dir = std::env::temp_dir().join(format!("curve-cut-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Column generation over 60 symbols takes minutes: 0.3 s cuts it.
+    let slow = dir.join("slow.toml");
+    std::fs::write(
+        &slow,
+        "[domain]\nsize = 60\n[[privacy]]\nnotion = \"lip\"\nepsilon = 0.5\n[objective]\nkind = \"mmse-histogram\"\n",
+    )
+    .unwrap();
+    let csv = dir.join("slow.csv").display().to_string();
+    let slow = slow.display().to_string();
+    let args = [
+        slow.as_str(),
+        "--epsilons",
+        "0.5",
+        "--no-registry",
+        "--point-time-limit",
+        "0.3",
+        "-o",
+        &csv,
+    ];
+    let out = curve(&args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert!(stderr.contains("stopped at their time limit"), "{stderr}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.contains("stopped at the time limit"), "{text}");
+    // Resuming a CSV whose second point was cut recomputes that point only.
+    let fast = problem("lip-binary-survey.toml");
+    let csv = dir.join("fast.csv").display().to_string();
+    let first = curve(&[&fast, "--epsilons", "1,2", "--no-registry", "-o", &csv]);
+    assert_eq!(first.status.code(), Some(0));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let last = lines.len() - 1;
+    let fields: Vec<&str> = lines[last].split(',').collect();
+    assert_eq!(fields[1], "2.0", "{text}");
+    lines[last] = format!(
+        "{},{},99,feasible,{},{},{}; stopped at the time limit",
+        fields[0],
+        fields[1],
+        fields[4],
+        fields[5],
+        fields[6..].join(",")
+    );
+    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    let again = curve(&[
+        &fast,
+        "--epsilons",
+        "1,2",
+        "--no-registry",
+        "-o",
+        &csv,
+        "--resume",
+    ]);
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(again.status.code(), Some(0), "{stderr}");
+    let resumed = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(resumed, text, "the cut point was not recomputed");
+}

@@ -186,3 +186,62 @@ fn figures_never_replace_a_manifests_points_file() {
     assert!(stderr(&o).contains("input file"), "{}", stderr(&o));
     assert_eq!(std::fs::read(dir.join("m.csv")).unwrap(), points);
 }
+
+/// `privatize -o` with `--force` writes through what is there: a FIFO receives the records (a
+/// rename would replace it by a regular file), and a symbolic link keeps pointing at the file
+/// it names, which receives them.
+#[cfg(unix)]
+#[test]
+fn privatize_writes_through_fifos_and_symbolic_links() {
+    use std::io::Read;
+    use std::os::unix::fs::FileTypeExt;
+    let dir = scratch("special-outputs");
+    write_channel(&dir);
+    std::fs::write(dir.join("records.txt"), "0\n1\n1\n0\n").unwrap();
+    let privatize = |out: &str| {
+        run_in(
+            &dir,
+            &[
+                "privatize",
+                "--channel",
+                "ch.toml",
+                "records.txt",
+                "-o",
+                out,
+                "--force",
+            ],
+        )
+    };
+    // A FIFO, read by a thread while the command writes.
+    let fifo = dir.join("fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || {
+                let mut text = String::new();
+                std::fs::File::open(fifo)
+                    .unwrap()
+                    .read_to_string(&mut text)
+                    .unwrap();
+                text
+            })
+        };
+        let o = privatize("fifo");
+        assert!(o.status.success(), "{}", stderr(&o));
+        // Checked before joining: a replaced FIFO would leave the reader waiting.
+        let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+        assert!(kind.is_fifo(), "the FIFO was replaced: {kind:?}");
+        let text = reader.join().unwrap();
+        assert_eq!(text.lines().count(), 4, "{text:?}");
+    }
+    // A symbolic link to an existing file.
+    std::fs::write(dir.join("target.txt"), "old\n").unwrap();
+    std::os::unix::fs::symlink("target.txt", dir.join("link")).unwrap();
+    let o = privatize("link");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let link = std::fs::symlink_metadata(dir.join("link")).unwrap();
+    assert!(link.file_type().is_symlink(), "the link was replaced");
+    let written = std::fs::read_to_string(dir.join("target.txt")).unwrap();
+    assert_eq!(written.lines().count(), 4, "{written:?}");
+}

@@ -18,7 +18,9 @@ pub use grid::{Axis, Grid, MAX_GRID_POINTS};
 pub use heatmap::channel_svg;
 pub use plot::{curve_svg, PlotOptions, LOG_SCALE_DECADES};
 pub use run::{apply_axis, check_reproduces, run_curve, CurveOptions, CurveResult, PointSink};
-pub use series::{check_resumable, Compare, PointStatus, Row, Series, SeriesSource};
+pub use series::{
+    check_resumable, Compare, PointStatus, Row, Series, SeriesSource, TIME_LIMIT_NOTE,
+};
 pub use spec::{load_curve_file, CurveFile, CurveSpec, GridValue};
 
 /// Everything that can go wrong when building, running or drawing a curve.

@@ -208,6 +208,12 @@ pub(super) fn compared_spec(
     Ok(out)
 }
 
+/// The note of a point whose solve its time limit cut short (`--resume` computes it again).
+pub const TIME_LIMIT_NOTE: &str = "stopped at the time limit";
+
+/// A solve that is not optimal and used this share of its time limit was cut by it.
+const TIME_LIMIT_SHARE: f64 = 0.95;
+
 fn optimum_row(
     spec: ProblemSpec,
     name: String,
@@ -224,12 +230,21 @@ fn optimum_row(
                 Status::Solver(s) => PointStatus::NoChannel(s.to_string()),
             };
             let first = r.certificate.as_ref().and_then(|c| c.checks.first());
+            // A point that is not optimal and took its whole time limit was cut by it.
+            let limit_ms = options.backend_options.time_limit_seconds * 1e3;
+            let cut =
+                r.status != Status::Optimal && r.timings.solve_ms >= TIME_LIMIT_SHARE * limit_ms;
             let notes = format!(
-                "method {}{}",
+                "method {}{}{}",
                 r.method,
                 first
                     .map(|c| format!("; {}", c.constraint))
-                    .unwrap_or_default()
+                    .unwrap_or_default(),
+                if cut {
+                    format!("; {TIME_LIMIT_NOTE}")
+                } else {
+                    String::new()
+                }
             );
             (
                 r.objective,

@@ -6,7 +6,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mechsynth::curve::{
     csv_line, curve_svg, load_curve_file, parse_csv, retain_mechanisms, run_curve, to_csv, Axis,
     Compare, CurveOptions, CurveSpec, Grid, PlotOptions, Row, SeriesSource, CSV_HEADER,
-    FIGURE_SIZE,
+    FIGURE_SIZE, TIME_LIMIT_NOTE,
 };
 use mechsynth::solve::GapTolerance;
 use mechsynth::SolveOptions;
@@ -219,6 +219,14 @@ pub fn run(args: CurveArgs) -> Result<u8> {
             &out.display().to_string(),
         )?;
     }
+    // Points their time limit cut short are computed again.
+    let cut = |r: &Row| r.notes.contains(TIME_LIMIT_NOTE);
+    let redo: Vec<u64> = previous
+        .iter()
+        .filter(|r| cut(r) && grid.values.iter().any(|x| x.to_bits() == r.x.to_bits()))
+        .map(|r| r.x.to_bits())
+        .collect();
+    previous.retain(|r| !redo.contains(&r.x.to_bits()));
     options.done = previous.iter().map(|r| r.x.to_bits()).collect();
     let todo = grid
         .values
@@ -321,14 +329,28 @@ pub fn run(args: CurveArgs) -> Result<u8> {
         };
         write_file(svg_path, &curve_svg(&rows, &plot)?)?;
     }
+    let cut_points: std::collections::BTreeSet<u64> = new_rows
+        .iter()
+        .filter(|r| cut(r))
+        .map(|r| r.x.to_bits())
+        .collect();
+    if !cut_points.is_empty() {
+        log_line!(
+            "time limit: {} point(s) stopped at their time limit (kept, with `{TIME_LIMIT_NOTE}` in the notes); run again with --resume and a larger --point-time-limit to compute them",
+            cut_points.len()
+        );
+    }
     if !result.timed_out.is_empty() {
         log_line!(
             "time limit: {} point(s) not computed; run again with --resume to add them",
             result.timed_out.len()
         );
-        return Ok(4);
     }
-    Ok(0)
+    Ok(if result.timed_out.is_empty() && cut_points.is_empty() {
+        0
+    } else {
+        4
+    })
 }
 
 /// Write `text` to `path` and say so on stderr.

@@ -91,6 +91,28 @@ pub fn run(args: PrivatizeArgs) -> Result<u8> {
                 path: out,
             };
             check_outputs(&[output], &inputs, args.force)?;
+            // A FIFO, a device or a socket is written to as it is (after a check pass, so that a
+            // bad record writes nothing); renaming a file over it would replace it.
+            if std::fs::metadata(out).is_ok_and(|m| !m.is_file()) {
+                no_records(
+                    &pass(&args, &mechanism, &input, None, &mut rng, start)?,
+                    &args.input,
+                )?;
+                let file = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(out)
+                    .with_context(|| format!("cannot write {}", out.display()))?;
+                let mut w = BufWriter::with_capacity(1 << 20, file);
+                let summary = pass(&args, &mechanism, &input, Some(&mut w), &mut rng, start)?;
+                w.flush()
+                    .with_context(|| format!("cannot write {}", out.display()))?;
+                log_line!("privatized {} records", summary.records);
+                return Ok(0);
+            }
+            // A symbolic link is written through: the file it points to is replaced, the link
+            // stays.
+            let resolved = std::fs::canonicalize(out).unwrap_or_else(|_| out.clone());
+            let out = &resolved;
             let name = out
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
