@@ -154,6 +154,54 @@ fn check_simulation(model: &Model, users: u64, seed: u64) {
     assert_eq!(checked, 6, "{}: {:?}", model.source, report.metrics);
 }
 
+/// Under fixed sampling the analytic inversion MSE is taken at the composition the trials use
+/// (largest remainders of N pi), not at the prior: k-RR on 3 symbols, 4 users, uniform prior
+/// gives the composition (2, 1, 1), and each frequency's error is the report count's variance
+/// over the users divided by (p - q)^2, summed independently here.
+#[test]
+fn fixed_sampling_takes_the_analytic_value_at_the_composition() {
+    let eps: f64 = 1.0;
+    let model = krr(3, eps);
+    let (p, q) = (eps.exp() / (eps.exp() + 2.0), 1.0 / (eps.exp() + 2.0));
+    let users = 4u64;
+    let composition = [2.0, 1.0, 1.0];
+    let mut total = 0.0;
+    for x in 0..3 {
+        // Users with input x report x with probability p, the others with q.
+        let var: f64 = (0..3)
+            .map(|z| {
+                let r = if z == x { p } else { q };
+                composition[z] * r * (1.0 - r)
+            })
+            .sum::<f64>()
+            / (users * users) as f64;
+        total += var / (p - q).powi(2);
+    }
+    let options = SimulateOptions {
+        users,
+        trials: 20_000,
+        sampling: Sampling::Fixed,
+        estimators: vec![EstimatorSpec::Inversion],
+        groups: Vec::new(),
+        noncompliance: 0.0,
+        level: 1.0 - ALPHA,
+        deadline: None,
+        progress: None,
+    };
+    let report = simulate(&model, &options, &mut seeded_rng(5)).unwrap();
+    let m = report
+        .metrics
+        .iter()
+        .find(|m| m.estimator == "inversion" && m.name == "frequency-mse")
+        .unwrap();
+    let analytic = m.analytic.unwrap();
+    assert!(
+        (analytic - total).abs() <= 1e-12 * total,
+        "{analytic} vs {total}"
+    );
+    assert_eq!(m.agrees, Some(true), "{m:?}");
+}
+
 #[test]
 fn analytic_variances_lie_in_the_monte_carlo_intervals() {
     check_simulation(&krr(6, 1.0), 5_000, 1);

@@ -115,3 +115,39 @@ fn simulate_survives_a_closed_stderr() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("frequency-mse"), "{text}");
 }
+
+/// `--priors`: a first line with numbers in it is data, not a header, so a malformed count is
+/// refused naming the line and the field (it was dropped silently with its users); a header of
+/// names is skipped.
+#[test]
+fn a_malformed_first_group_is_refused_not_taken_for_a_header() {
+    let dir = scratch("priors-header");
+    let args = |file: &'static str| -> Vec<&'static str> {
+        vec![
+            "simulate",
+            "--baseline",
+            "k-rr",
+            "--epsilon",
+            "1",
+            "--size",
+            "2",
+            "--priors",
+            file,
+            "--trials",
+            "10",
+        ]
+    };
+    std::fs::write(dir.join("bad.csv"), "50x0,0.5,0.5\n5000,0.9,0.1\n").unwrap();
+    let o = run_in(&dir, &args("bad.csv"));
+    assert_refused(&o, "--priors", "bad.csv", "line 1: `50x0,0.5,0.5`");
+    assert!(stderr(&o).contains("not `50x0`"), "{}", stderr(&o));
+    std::fs::write(
+        dir.join("good.csv"),
+        "users,yes,no\n50,0.5,0.5\n5000,0.9,0.1\n",
+    )
+    .unwrap();
+    let o = run_in(&dir, &args("good.csv"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("5050 users"), "{}", stdout(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -68,16 +68,21 @@ fn read_groups(path: &Path, n: usize) -> Result<Vec<UserGroup>> {
         let fields: Vec<&str> = line.split(',').map(str::trim).collect();
         let bad = |reason: &str| {
             UsageError(format!(
-                "{} line {}: `{line}`: {reason}",
+                "invalid `--priors` = {}: line {}: `{line}`: {reason}",
                 path.display(),
                 i + 1
             ))
         };
         let Ok(users) = fields[0].parse::<u64>() else {
-            if groups.is_empty() && i == 0 {
-                continue; // a header line
+            // A header names its columns: no field of it is a number.
+            let header = fields.iter().all(|f| f.parse::<f64>().is_err());
+            if groups.is_empty() && i == 0 && header {
+                continue;
             }
-            bail!(bad("the first field must be a number of users"));
+            bail!(bad(&format!(
+                "the first field must be a whole number of users, not `{}`",
+                fields[0]
+            )));
         };
         if users == 0 {
             bail!(UsageError(format!(

@@ -61,19 +61,35 @@ pub(crate) fn check(options: &SimulateOptions, n: usize) -> Result<(), CollectEr
     Ok(())
 }
 
-/// The population prior: the domain's, or the groups' weighted average.
+/// The population prior: the domain's, or the groups' weighted average; under fixed
+/// sampling, the composition every trial uses (largest remainders, per group).
 pub(crate) fn population(
     model_prior: &[f64],
     options: &SimulateOptions,
 ) -> (Vec<UserGroup>, Vec<f64>) {
-    if options.groups.is_empty() {
-        let g = UserGroup {
+    let groups = if options.groups.is_empty() {
+        vec![UserGroup {
             users: options.users,
             prior: model_prior.to_vec(),
-        };
-        return (vec![g], model_prior.to_vec());
+        }]
+    } else {
+        options.groups.clone()
+    };
+    let total: u64 = groups.iter().map(|g| g.users).sum();
+    if options.sampling == Sampling::Fixed {
+        // The composition every trial uses, which the analytic values must be taken at.
+        let mut counts = vec![0u64; model_prior.len()];
+        for g in &groups {
+            for (c, k) in counts.iter_mut().zip(fixed_counts(g.users, &g.prior)) {
+                *c += k;
+            }
+        }
+        let pi = counts.iter().map(|&c| c as f64 / total as f64).collect();
+        return (groups, pi);
     }
-    let total: u64 = options.groups.iter().map(|g| g.users).sum();
+    if options.groups.is_empty() {
+        return (groups, model_prior.to_vec());
+    }
     let pi = (0..model_prior.len())
         .map(|x| {
             options
