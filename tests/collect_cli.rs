@@ -678,3 +678,43 @@ fn simulate_names_a_singular_channel() {
         "{text}"
     );
 }
+
+/// `plan --symbol` reads symbols as `estimate` does: a label, or `#K` for the 0-based index K.
+/// On values [1, 2.5, 4, 8, 16] a bare `2` is not a label and is refused (it was silently
+/// taken as index 2, the value 4); `2.5` and `#1` name the same symbol.
+#[test]
+fn plan_symbols_are_labels_or_hash_indices() {
+    let dir = TempDir::new("plan-symbol");
+    let domain = dir.write(
+        "values.toml",
+        "[domain]\nvalues = [1, 2.5, 4, 8, 16]\nprior = [0.05, 0.1, 0.15, 0.3, 0.4]\n",
+    );
+    let plan = |symbol: &str| {
+        run(&[
+            "plan",
+            "--domain",
+            &domain,
+            "--rmse",
+            "0.01",
+            "--epsilon",
+            "1",
+            "--target",
+            "prevalence",
+            "--symbol",
+            symbol,
+            "--format",
+            "json",
+        ])
+    };
+    let o = plan("2");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("`--symbol`") && stderr(&o).contains("#K"),
+        "{}",
+        stderr(&o)
+    );
+    let (label, index) = (plan("2.5"), plan("#1"));
+    assert_eq!(label.status.code(), Some(0), "{}", stderr(&label));
+    assert_eq!(stdout(&label), stdout(&index));
+    assert_eq!(plan("#5").status.code(), Some(2));
+}

@@ -30,7 +30,7 @@ pub struct PlanArgs {
     /// the mean of the values.
     #[arg(long, value_enum, default_value = "frequency")]
     target: TargetArg,
-    /// The symbol (label or index) of a prevalence target.
+    /// The symbol of a prevalence target: its label, or `#K` for the 0-based index K.
     #[arg(long, required_if_eq("target", "prevalence"))]
     symbol: Option<String>,
     /// Number of users: find the smallest epsilon of each baseline that meets the target
@@ -113,14 +113,8 @@ pub fn run(args: PlanArgs) -> Result<u8> {
         TargetArg::Mean => PlanTarget::Mean,
         TargetArg::Prevalence => {
             let s = args.symbol.as_deref().unwrap_or_default();
-            let symbol = domain
-                .index_of(s)
-                .or_else(|| s.parse().ok().filter(|i| *i < domain.size()))
-                .ok_or_else(|| {
-                    UsageError(format!(
-                        "invalid `--symbol` = {s}: not a label or index of the domain"
-                    ))
-                })?;
+            let symbol = mechsynth::collect::estimate::symbol_index(&domain, "--symbol", s, s)
+                .map_err(|e| UsageError(e.to_string()))?;
             PlanTarget::Prevalence { symbol }
         }
     };

@@ -22,7 +22,7 @@ pub use em::{em, em_until, EmEstimator, EmResult, EM_MAX_ITERATIONS, EM_TOLERANC
 pub use inversion::Inversion;
 pub use posterior::{posterior_matrix, posterior_moments, PosteriorMean};
 pub use projected::ProjectedInversion;
-pub use query::{range_end, Query, INDEX_PREFIX};
+pub use query::{range_end, symbol_index, Query, INDEX_PREFIX};
 
 use super::stats::Interval;
 use super::{CollectError, Model};

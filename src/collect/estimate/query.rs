@@ -90,6 +90,18 @@ const LABELS_SHOWN: usize = 12;
 /// never read as an index, so that `range:3..8` over the values `1, 2, 4, 8, 16` cannot mix a
 /// label (`8`) with an index (`3`).
 pub fn range_end(domain: &Domain, query: &str, text: &str) -> Result<usize, CollectError> {
+    symbol_index(domain, "--query", query, text)
+}
+
+/// The index of the symbol written `text`: its label, or `#K` for the 0-based index K (a bare
+/// number that is not a label is refused, so that labels and indices are never confused).
+/// Errors name `flag` and its whole `value`.
+pub fn symbol_index(
+    domain: &Domain,
+    flag: &str,
+    value: &str,
+    text: &str,
+) -> Result<usize, CollectError> {
     if let Some(i) = domain.index_of(text) {
         return Ok(i);
     }
@@ -101,15 +113,15 @@ pub fn range_end(domain: &Domain, query: &str, text: &str) -> Result<usize, Coll
             .filter(|&i| i < n)
             .ok_or_else(|| {
                 CollectError::invalid(
-                    "--query",
-                    query,
+                    flag,
+                    value,
                     format!("`{text}` is not a symbol index: `#K` needs 0 <= K < {n}"),
                 )
             });
     }
     Err(CollectError::invalid(
-        "--query",
-        query,
+        flag,
+        value,
         format!(
             "`{text}` is not a symbol label (the labels are {}); write `#K` for the symbol of 0-based index K",
             show_labels(domain.labels())
