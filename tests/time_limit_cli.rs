@@ -91,3 +91,31 @@ fn a_verify_sweep_that_runs_out_of_time_exits_4() {
     assert_eq!(out.status.code(), Some(4), "{stderr}");
     assert!(stderr.contains("grid points"), "{stderr}");
 }
+
+/// `plan` on 1,000 symbols spends seconds in one mechanism's linear algebra: a 1 s limit ends
+/// the run within a second or so of it (it took 25 s for a 2 s limit, checked only between
+/// mechanisms), says which mechanisms it left out, and exits 4.
+#[test]
+fn a_plan_that_runs_out_of_time_ends_near_its_limit_and_exits_4() {
+    let start = std::time::Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_mechsynth"))
+        .args([
+            "plan",
+            "--size",
+            "1000",
+            "--rmse",
+            "0.001",
+            "--epsilon",
+            "2",
+            "--time-limit",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    let seconds = start.elapsed().as_secs_f64();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert!(stderr.contains("left out"), "{stderr}");
+    // Generous for a loaded machine; the slowest mechanism alone takes over 10 s.
+    assert!(seconds < 8.0, "{seconds} s: {stderr}");
+}

@@ -13,6 +13,7 @@ use super::{CollectError, Model};
 use crate::domain::Domain;
 use nalgebra::DVector;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// Bisection on epsilon stops when the bracket is narrower than this.
 pub const EPSILON_RESOLUTION: f64 = 1e-6;
@@ -167,10 +168,10 @@ fn ldp_of(model: &Model) -> Option<f64> {
 
 /// A mechanism family to plan for: its name, its per-user variance and its LDP leakage as
 /// functions of epsilon.
-type Candidate<'a> = (
+type Candidate = (
     String,
-    Box<dyn Fn(f64) -> f64 + 'a>,
-    Box<dyn Fn(f64) -> Option<f64> + 'a>,
+    Arc<dyn Fn(f64) -> f64 + Send + Sync>,
+    Arc<dyn Fn(f64) -> Option<f64> + Send + Sync>,
 );
 
 /// Plan for `model` (if given) and every baseline that applies to `domain`. With `users`, each
@@ -223,38 +224,35 @@ pub fn plan(
             ldp_of(m),
         ));
     }
-    let baseline_variance = |spec: BaselineSpec, eps: f64| {
-        Model::baseline(spec, domain.clone(), eps)
-            .map_or(f64::INFINITY, |m| channel_variance(&m, target))
-    };
-    let oracle_var = |spec: OracleSpec, eps: f64| {
-        spec.build(domain.size(), eps).map_or(f64::INFINITY, |o| {
-            oracle_variance(o.as_ref(), domain, target)
-        })
-    };
     let mut candidates: Vec<Candidate> = Vec::new();
     for spec in BaselineSpec::ALL {
         if spec.mechanism().applies(domain) {
-            let ldp = move |eps: f64| {
-                Model::baseline(spec, domain.clone(), eps)
-                    .ok()
-                    .as_ref()
-                    .and_then(ldp_of)
-            };
+            let (d, d2) = (domain.clone(), domain.clone());
             candidates.push((
                 spec.name().into(),
-                Box::new(move |e| baseline_variance(spec, e)),
-                Box::new(ldp),
+                Arc::new(move |eps| {
+                    Model::baseline(spec, d.clone(), eps)
+                        .map_or(f64::INFINITY, |m| channel_variance(&m, target))
+                }),
+                Arc::new(move |eps| {
+                    Model::baseline(spec, d2.clone(), eps)
+                        .ok()
+                        .as_ref()
+                        .and_then(ldp_of)
+                }),
             ));
         }
     }
     for spec in OracleSpec::ALL {
-        let name = spec.name();
+        let d = domain.clone();
         // Unary encodings are eps-LDP by construction; OLH too.
         candidates.push((
-            name.into(),
-            Box::new(move |e| oracle_var(spec, e)),
-            Box::new(Some),
+            spec.name().into(),
+            Arc::new(move |eps| {
+                spec.build(d.size(), eps)
+                    .map_or(f64::INFINITY, |o| oracle_variance(o.as_ref(), &d, target))
+            }),
+            Arc::new(Some),
         ));
     }
     let mut notes = Vec::new();
@@ -271,12 +269,31 @@ pub fn plan(
         if let Some(p) = &options.progress {
             p(&format!("plan: {name}"));
         }
-        let eps = match users {
-            Some(n) => smallest_epsilon(variance.as_ref(), n as f64 * rmse * rmse),
-            None => epsilon,
+        // Each mechanism runs on a worker, so that the time limit can end a long one (its
+        // linear algebra is O(n^3) on large domains); a worker cut off finishes unobserved.
+        let (variance, ldp) = (variance.clone(), ldp.clone());
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let eps = match users {
+                Some(n) => smallest_epsilon(variance.as_ref(), n as f64 * rmse * rmse),
+                None => epsilon,
+            };
+            let _ = tx.send(eps.map(|e| (e, variance(e), ldp(e))));
+        });
+        let answer = match options.deadline {
+            Some(d) => rx.recv_timeout(d.saturating_duration_since(std::time::Instant::now())),
+            None => rx
+                .recv()
+                .map_err(|_| std::sync::mpsc::RecvTimeoutError::Disconnected),
         };
-        match eps {
-            Some(e) => rows.push(row(name.clone(), Some(e), variance(e), rmse, users, ldp(e))),
+        let Ok(answer) = answer else {
+            notes.push(format!(
+                "time limit reached during {name}; it and the mechanisms after it are left out"
+            ));
+            break;
+        };
+        match answer {
+            Some((e, v, l)) => rows.push(row(name.clone(), Some(e), v, rmse, users, l)),
             None => rows.push(PlanRow {
                 mechanism: name.clone(),
                 epsilon: None,
