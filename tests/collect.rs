@@ -202,6 +202,50 @@ fn fixed_sampling_takes_the_analytic_value_at_the_composition() {
     assert_eq!(m.agrees, Some(true), "{m:?}");
 }
 
+/// On a domain of labels the posterior mean's MMSE of the sum (over the labels' indices, which
+/// the trials use) has its analytic value: per user `sum_y P(y) Var(X | y)`, computed here from
+/// Bayes' rule for a binary survey.
+#[test]
+fn labels_domains_get_the_analytic_mmse_of_the_sum() {
+    let domain = Domain::labeled(vec!["no".into(), "yes".into()])
+        .unwrap()
+        .with_prior(vec![0.7, 0.3])
+        .unwrap();
+    let rows = vec![vec![0.75, 0.25], vec![0.25, 0.75]];
+    let model = Model::new(Channel::new(rows.clone()).unwrap(), domain, "survey".into()).unwrap();
+    let prior = [0.7, 0.3];
+    let expected: f64 = (0..2)
+        .map(|y| {
+            let p_y = prior[0] * rows[0][y] + prior[1] * rows[1][y];
+            let yes = prior[1] * rows[1][y] / p_y;
+            p_y * yes * (1.0 - yes)
+        })
+        .sum();
+    let options = SimulateOptions {
+        users: 1000,
+        trials: 2000,
+        sampling: Sampling::Iid,
+        estimators: vec![EstimatorSpec::PosteriorMean],
+        groups: Vec::new(),
+        noncompliance: 0.0,
+        level: 1.0 - ALPHA,
+        deadline: None,
+        progress: None,
+    };
+    let report = simulate(&model, &options, &mut seeded_rng(11)).unwrap();
+    let m = report
+        .metrics
+        .iter()
+        .find(|m| m.name == "mmse-sum")
+        .unwrap();
+    let analytic = m.analytic.unwrap();
+    assert!(
+        (analytic - expected).abs() <= 1e-12,
+        "{analytic} vs {expected}"
+    );
+    assert_eq!(m.agrees, Some(true), "{m:?}");
+}
+
 #[test]
 fn analytic_variances_lie_in_the_monte_carlo_intervals() {
     check_simulation(&krr(6, 1.0), 5_000, 1);

@@ -206,6 +206,13 @@ pub fn simulate(
     let cov = inversion_covariance(model, &pi, nu);
     let bayes_applies = options.groups.is_empty() && options.sampling == Sampling::Iid;
     let objectives = crate::objective::objective_profile(&model.channel, &model.domain);
+    // The MMSE of the sum over the values the trials use (the labels' indices on a domain of
+    // labels, where the profile has no mmse-sum).
+    let mmse_sum = {
+        use crate::objective::{ColumnObjective, MmseSum, Objective};
+        let sum = MmseSum::new(&values, model.domain.prior(), 1.0);
+        ColumnObjective::new(String::new(), Box::new(sum)).evaluate(&model.channel)
+    };
     let analytic = |estimator: &str, metric: &str| -> Option<f64> {
         match (estimator, metric) {
             ("inversion", "frequency-mse") => cov.as_ref().map(|c| c.trace()),
@@ -213,14 +220,12 @@ pub fn simulate(
                 let v = DVector::from_column_slice(&values);
                 (v.transpose() * c * v)[(0, 0)]
             }),
-            ("posterior-mean", "mmse-sum") if bayes_applies => objectives.get("mmse-sum").copied(),
+            ("posterior-mean", "mmse-sum") if bayes_applies => Some(mmse_sum),
             ("posterior-mean", "mmse-histogram") if bayes_applies => {
                 objectives.get("mmse-histogram").copied()
             }
             // The same errors over N users, as frequencies: divided by N.
-            ("posterior-mean", "mean-squared-error") if bayes_applies => {
-                objectives.get("mmse-sum").map(|v| v / nu)
-            }
+            ("posterior-mean", "mean-squared-error") if bayes_applies => Some(mmse_sum / nu),
             ("posterior-mean", "frequency-mse") if bayes_applies => {
                 objectives.get("mmse-histogram").map(|v| v / nu)
             }
