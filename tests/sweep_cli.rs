@@ -229,3 +229,76 @@ fn bad_sweep_keys_exit_2() {
         assert!(err.contains("--sweep"), "{err}");
     }
 }
+
+/// Flags a sweep would ignore are refused naming the flag and value (they were silently
+/// ignored): `--format json|table` with `--sweep` (a sweep writes CSV), `--only` that matches
+/// no series (it wrote an empty CSV), and `transfer --samples` with `--data` (the data set the
+/// sample size).
+#[test]
+fn flags_a_sweep_would_ignore_are_refused() {
+    let channel = "figures/out/context-aware-lip-fig5a-p2-eps2.json";
+    for format in ["json", "table"] {
+        let o = run(&[
+            "compose",
+            channel,
+            "--sweep",
+            "releases=1,2",
+            "--format",
+            format,
+        ]);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains(&format!("`--format` = {format}")),
+            "{stderr}"
+        );
+    }
+    let csv = run(&[
+        "compose",
+        channel,
+        "--sweep",
+        "releases=1,2",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(csv.status.code(), Some(0));
+    let out = tmp("only-nothing.csv");
+    let o = run(&[
+        "compose",
+        channel,
+        "--sweep",
+        "releases=1,2",
+        "--only",
+        "no such series",
+        "--csv",
+        out.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("`--only` = no such series") && stderr.contains("lip exact"),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "an empty CSV was written");
+    let data = tmp("answers.csv");
+    std::fs::write(&data, "ans\nyes\nno\nyes\n").unwrap();
+    let survey = tmp("survey.toml");
+    std::fs::write(
+        &survey,
+        "[domain]\nlabels = [\"yes\", \"no\"]\n[channel]\nrows = [[0.75, 0.25], [0.25, 0.75]]\n",
+    )
+    .unwrap();
+    let o = run(&[
+        "transfer",
+        survey.to_str().unwrap(),
+        "--data",
+        data.to_str().unwrap(),
+        "--column",
+        "ans",
+        "--samples",
+        "10",
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("`--samples` = 10"), "{stderr}");
+}

@@ -38,8 +38,8 @@ pub struct ComposeArgs {
     )]
     time_limit: Option<f64>,
     /// Output format.
-    #[arg(long, value_enum, default_value = "table")]
-    format: Format,
+    #[arg(long, value_enum)]
+    format: Option<Format>,
     #[command(flatten)]
     sweep: crate::sweep::SweepArgs,
 }
@@ -74,7 +74,7 @@ fn parse_priors(text: &str, n: usize) -> Result<Vec<Vec<f64>>> {
 /// the exact leakage (`NOTION exact`) and the bound (`NOTION bound`) of every notion. Exit 4
 /// when `--time-limit` runs out first.
 pub fn run(args: ComposeArgs) -> Result<u8> {
-    args.sweep.check_needed()?;
+    args.sweep.check_needed_with_format(args.format)?;
     let deadline = deadline_of(args.time_limit)?;
     if args.sweep.sweep.is_some() {
         let inputs = |a: &ComposeArgs| {
@@ -113,7 +113,7 @@ pub fn run(args: ComposeArgs) -> Result<u8> {
         }
         Err(e) => return Err(e),
     };
-    let text = match args.format {
+    let text = match args.format.unwrap_or(Format::Table) {
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
         Format::Table => report.to_table(),
         Format::Csv => report.to_csv(),

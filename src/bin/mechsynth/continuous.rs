@@ -59,8 +59,8 @@ pub struct ContinuousArgs {
     #[arg(long)]
     time_limit: Option<f64>,
     /// Output format.
-    #[arg(long, value_enum, default_value = "table")]
-    format: Format,
+    #[arg(long, value_enum)]
+    format: Option<Format>,
     /// Evaluate this noise parameter (sigma, b or lambda) instead of calibrating: the delta (or
     /// eps when --delta is 0) it achieves under LIP and LDP.
     #[arg(long)]
@@ -225,7 +225,7 @@ fn csv(report: &Report) -> String {
 /// with --verify when a published closed form fails.
 /// With --sweep, evaluate over a grid instead (see [`crate::sweep`]).
 pub fn run(args: ContinuousArgs) -> Result<u8> {
-    args.sweep.check_needed()?;
+    args.sweep.check_needed_with_format(args.format)?;
     if args.sweep.sweep.is_none() {
         let plot = [("--plot", args.plot.clone())];
         crate::sweep::needs(
@@ -247,7 +247,7 @@ pub fn run(args: ContinuousArgs) -> Result<u8> {
     let req = request(&args)?;
     if let Some(noise) = args.noise {
         let rows = noise::at_noise(&req, noise)?;
-        let text = match args.format {
+        let text = match args.format.unwrap_or(Format::Table) {
             Format::Json => {
                 let map: serde_json::Map<String, serde_json::Value> =
                     rows.iter().map(|(k, v)| (k.clone(), (*v).into())).collect();
@@ -288,7 +288,7 @@ pub fn run(args: ContinuousArgs) -> Result<u8> {
         Err(e) => return Err(bad(e)),
     };
     log_line!("calibrated in {:.2} s", started.elapsed().as_secs_f64());
-    let text = match args.format {
+    let text = match args.format.unwrap_or(Format::Table) {
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
         Format::Table => table(&report),
         Format::Csv => csv(&report),

@@ -48,6 +48,24 @@ pub struct SweepArgs {
 }
 
 impl SweepArgs {
+    /// As [`SweepArgs::check_needed`], and refuse a `--format` other than `csv` with a sweep
+    /// (a sweep writes CSV; the flag was silently ignored).
+    pub fn check_needed_with_format(&self, format: Option<crate::common::Format>) -> Result<()> {
+        if let (Some(_), Some(f)) = (&self.sweep, format) {
+            if !matches!(f, crate::common::Format::Csv) {
+                let name = match f {
+                    crate::common::Format::Json => "json",
+                    _ => "table",
+                };
+                return Err(UsageError(format!(
+                    "invalid `--format` = {name}: a --sweep writes CSV (to --csv FILE or standard output)"
+                ))
+                .into());
+            }
+        }
+        self.check_needed()
+    }
+
     /// Refuse a flag that would be ignored: `--csv`, `--svg`, `--series-over` and `--only`
     /// without `--sweep`, `--title` and `--y-label` without `--svg` (exit 2, naming the flag,
     /// its value and the flag it needs).
@@ -207,6 +225,7 @@ pub fn run<A: Clone>(
     }
     let mut rows = Vec::new();
     let mut missed = Vec::new();
+    let mut names: Vec<String> = Vec::new();
     for (prefix, x, values) in &points {
         let found: Vec<(&str, Option<f64>, PointStatus)> = match values {
             Some(values) => values
@@ -221,6 +240,9 @@ pub fn run<A: Clone>(
         };
         for (name, value, status) in found {
             let series = format!("{prefix}{name}");
+            if !names.contains(&series) {
+                names.push(series.clone());
+            }
             if !sweep.only.is_empty() && !sweep.only.iter().any(|s| series.contains(s)) {
                 continue;
             }
@@ -234,6 +256,14 @@ pub fn run<A: Clone>(
                 notes: String::new(),
             });
         }
+    }
+    if rows.is_empty() && !names.is_empty() && !sweep.only.is_empty() {
+        return Err(UsageError(format!(
+            "invalid `--only` = {}: no series matches; the series are: {}",
+            sweep.only.join(","),
+            names.join(", ")
+        ))
+        .into());
     }
     emit(&to_csv(&rows), sweep.csv.as_deref())?;
     if let Some(path) = &sweep.svg {

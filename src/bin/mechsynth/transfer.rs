@@ -65,8 +65,8 @@ pub struct TransferArgs {
     #[arg(skip)]
     deadline: Option<std::time::Instant>,
     /// Output format.
-    #[arg(long, value_enum, default_value = "table")]
-    format: Format,
+    #[arg(long, value_enum)]
+    format: Option<Format>,
     #[command(flatten)]
     sweep: crate::sweep::SweepArgs,
 }
@@ -138,7 +138,7 @@ pub fn run(mut args: TransferArgs) -> Result<u8> {
         });
     }
     crate::common::check_outputs(&outputs, &input_files(&args), args.sweep.force)?;
-    args.sweep.check_needed()?;
+    args.sweep.check_needed_with_format(args.format)?;
     let emit_problem = args.emit_problem.as_ref().map(|p| p.display().to_string());
     let design_epsilon = args.design_epsilon.map(|e| e.to_string());
     let why = "they go together: the design's epsilon and the file it is written to";
@@ -196,7 +196,7 @@ pub fn run(mut args: TransferArgs) -> Result<u8> {
         let text = tr::bp_lip_problem(model.domain.labels(), phat, r, eps)?;
         emit(&text, Some(path))?;
     }
-    print(&out, args.format)
+    print(&out, args.format.unwrap_or(Format::Table))
 }
 
 /// Every file `transfer` reads at `args`: the channel file (and its domain's files) and --data.
@@ -219,6 +219,12 @@ fn compute(args: &TransferArgs) -> Result<(Out, Model, PathBuf)> {
         (Some(_), Some(_)) => bail!(UsageError("give --prior or --data, not both".into())),
         (Some(p), None) => (pmf("--prior", p, size)?, args.samples),
         (None, Some(path)) => {
+            if let Some(samples) = args.samples {
+                bail!(UsageError(format!(
+                    "invalid `--samples` = {samples}: with `--data` the sample size is the number of records in {}",
+                    path.display()
+                )));
+            }
             let column = args
                 .column
                 .as_deref()

@@ -106,7 +106,7 @@ pub fn simulate(args: &TransferArgs, trials: u32) -> Result<u8> {
         }
         Err(e) => return Err(e),
     };
-    let text = match args.format {
+    let text = match args.format.unwrap_or(Format::Table) {
         Format::Json => serde_json::to_string_pretty(&rows)? + "\n",
         Format::Csv => {
             let mut s = "n,trials,skipped,mean,quantile,eta_mean,failures\n".to_string();
