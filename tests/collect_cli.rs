@@ -718,3 +718,49 @@ fn plan_symbols_are_labels_or_hash_indices() {
     assert_eq!(stdout(&label), stdout(&index));
     assert_eq!(plan("#5").status.code(), Some(2));
 }
+
+/// A channel whose LDP level is infinite gives the baselines no epsilon to match: `plan` says
+/// to give `--epsilon` (it printed every baseline as `inf` without a word).
+#[test]
+fn plan_asks_for_epsilon_when_the_channels_ldp_is_infinite() {
+    let dir = TempDir::new("plan-infinite");
+    let channel = dir.write(
+        "mangat.toml",
+        "[domain]\nlabels = [\"no\", \"yes\"]\nprior = [0.7, 0.3]\n[channel]\nrows = [[0.6, 0.4], [0.0, 1.0]]\n",
+    );
+    let o = run(&["plan", "--channel", &channel, "--rmse", "0.01"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("give --epsilon"), "{}", stderr(&o));
+    let o = run(&[
+        "plan",
+        "--channel",
+        &channel,
+        "--rmse",
+        "0.01",
+        "--epsilon",
+        "1",
+    ]);
+    assert!(!stderr(&o).contains("give --epsilon"), "{}", stderr(&o));
+}
+
+/// A byte order mark opening a one-value-per-line file (as some editors write) is not part of
+/// the first record: `privatize` and `estimate` read the file as without it.
+#[test]
+fn a_byte_order_mark_is_not_part_of_the_first_record() {
+    let dir = TempDir::new("bom");
+    let channel = dir.write("channel.toml", CHANNEL);
+    let answers = dir.write("answers.txt", "\u{feff}no\nyes\nno\n");
+    let o = run(&["privatize", "--channel", &channel, &answers, "--seed", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 3);
+    let reports = dir.write("reports.txt", "\u{feff}yes\nno\nyes\n");
+    let o = run(&[
+        "estimate",
+        "--channel",
+        &channel,
+        &reports,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}

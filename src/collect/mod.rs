@@ -134,3 +134,28 @@ pub fn check_epsilon(key: &str, eps: f64) -> Result<f64, CollectError> {
         ))
     }
 }
+
+/// The UTF-8 byte order mark some editors write at the start of a text file.
+const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
+
+/// Line `line` (1-based) of a one-record-per-line input without the byte order mark that may
+/// open the file (it would otherwise be part of the first record).
+pub(crate) fn without_bom(line: u64, bytes: &[u8]) -> &[u8] {
+    if line == 1 {
+        bytes.strip_prefix(BYTE_ORDER_MARK).unwrap_or(bytes)
+    } else {
+        bytes
+    }
+}
+
+#[cfg(test)]
+mod bom_tests {
+    use super::without_bom;
+
+    #[test]
+    fn only_the_first_lines_mark_is_removed() {
+        assert_eq!(without_bom(1, b"\xEF\xBB\xBFno\n"), b"no\n");
+        assert_eq!(without_bom(2, b"\xEF\xBB\xBFno\n"), b"\xEF\xBB\xBFno\n");
+        assert_eq!(without_bom(1, b"yes"), b"yes");
+    }
+}

@@ -214,6 +214,10 @@ pub fn plan(
     }
     let epsilon = epsilon.or_else(|| model.and_then(ldp_of).filter(|e| e.is_finite()));
     let mut rows = Vec::new();
+    let mut notes = Vec::new();
+    if epsilon.is_none() && users.is_none() {
+        notes.push("the channel's LDP level is infinite, so the baselines have no epsilon to match: give --epsilon (or --users for the smallest epsilon that meets the target)".to_string());
+    }
     if let Some(m) = model {
         rows.push(row(
             m.source.clone(),
@@ -255,7 +259,6 @@ pub fn plan(
             Arc::new(Some),
         ));
     }
-    let mut notes = Vec::new();
     for (name, variance, ldp) in &candidates {
         if options
             .deadline

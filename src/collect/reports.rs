@@ -54,7 +54,7 @@ pub fn count_reports<R: BufRead>(
                     break;
                 }
                 line += 1;
-                let text = buf.trim_ascii();
+                let text = super::without_bom(line, &buf).trim_ascii();
                 // Blank lines (a trailing newline left by an editor) are no report, unless
                 // the empty string is one of the channel's outputs.
                 if text.is_empty() && !index.contains_key(text) {
@@ -165,7 +165,7 @@ pub fn count_oracle_reports<R: BufRead>(
                     break;
                 }
                 line += 1;
-                add(&buf, line)?;
+                add(super::without_bom(line, &buf), line)?;
             }
         }
         RecordFormat::Csv { column } => {

@@ -183,7 +183,7 @@ fn lines<R: BufRead, W: Write, F: FnMut(usize, &mut Vec<u8>)>(
             break;
         }
         line += 1;
-        let text = trim(&buf);
+        let text = trim(crate::collect::without_bom(line, &buf));
         let x = lookup
             .find(text)
             .ok_or_else(|| outside(line, text, domain))?;
