@@ -109,3 +109,33 @@ fn compose_reports_exact_leakage_and_bounds_as_json() {
     assert_eq!(o.status.code(), Some(2));
     std::fs::remove_file(path).ok();
 }
+
+/// An infinite single-release leakage is written as the rows write it (`"inf"`), not as JSON
+/// `null` (a channel with a zero entry: Mangat's design).
+#[test]
+fn infinite_single_release_leakage_is_written_as_inf() {
+    let path = std::env::temp_dir().join(format!("mangat-{}.toml", std::process::id()));
+    std::fs::write(
+        &path,
+        "prior = [0.7, 0.3]\n[channel]\nrows = [[0.6, 0.4], [0.0, 1.0]]\n",
+    )
+    .unwrap();
+    let o = run(&[
+        "compose",
+        path.to_str().unwrap(),
+        "--releases",
+        "2",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["single_ldp"], serde_json::json!(["inf", "inf"]), "{v}");
+    let ldp = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["notion"] == "ldp")
+        .unwrap();
+    assert_eq!(ldp["exact"], "inf");
+}

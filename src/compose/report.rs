@@ -56,11 +56,30 @@ pub struct ComposeReport {
     /// The prior (LIP, max-leakage, mutual information, identifiability).
     pub prior: Vec<f64>,
     /// Exact LDP leakage of each single release.
+    #[serde(serialize_with = "number_list")]
     pub single_ldp: Vec<f64>,
     /// Exact LIP leakage of each single release under the prior.
+    #[serde(serialize_with = "number_list")]
     pub single_lip: Vec<f64>,
     /// One row per notion.
     pub rows: Vec<ComposeRow>,
+}
+
+/// A list of numbers written as [`crate::report::serialize_number`] writes one (`"inf"` for an
+/// infinite leakage, as in the rows, where JSON would otherwise get `null`).
+fn number_list<S: serde::Serializer>(v: &[f64], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    struct Number(f64);
+    impl Serialize for Number {
+        fn serialize<S2: serde::Serializer>(&self, s: S2) -> Result<S2::Ok, S2::Error> {
+            crate::report::serialize_number(&self.0, s)
+        }
+    }
+    let mut seq = s.serialize_seq(Some(v.len()))?;
+    for &x in v {
+        seq.serialize_element(&Number(x))?;
+    }
+    seq.end()
 }
 
 fn optional_number<S: serde::Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {

@@ -166,7 +166,11 @@ pub fn run<A: Clone>(
     } else {
         Axis::Users // any positive finite value; the command checks its own range
     };
-    let mut grid = Grid::parse(axis, "--sweep", spec).map_err(|e| UsageError(e.to_string()))?;
+    let mut grid = Grid::parse(axis, "--sweep", spec).map_err(|e| {
+        UsageError(format!(
+            "{e}; a key whose values are not numbers (a file, a prior, a notion) can only be given to --series-over KEY=A|B|..."
+        ))
+    })?;
     if INTEGER_KEYS.contains(&key) {
         grid.values.iter_mut().for_each(|v| *v = v.round());
         grid.values.dedup();
