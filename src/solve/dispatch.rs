@@ -15,8 +15,8 @@ use crate::synthesis::line::{solve_on_line, EquallySpacedLine};
 use crate::synthesis::{
     decomposition_is_faster, lazy_symmetry_order, point_symmetries, solve_by_decomposition,
     solve_by_design, solve_by_rays, solve_ldp_interior, solve_linear, solve_locally,
-    solve_symmetric_design, solve_with_lazy_rows, staircase_epsilon, Outcome, Run,
-    ENUMERATION_LIMIT, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT, LAZY_SYMMETRIC_MIN_INPUTS,
+    solve_ratio_interior, solve_symmetric_design, solve_with_lazy_rows, staircase_epsilon, Outcome,
+    Run, ENUMERATION_LIMIT, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT, LAZY_SYMMETRIC_MIN_INPUTS,
     LAZY_SYMMETRY_ORDER, LAZY_WARM_MIN_INPUTS,
 };
 
@@ -154,6 +154,19 @@ fn formulate_other(
         } else {
             Vec::new()
         };
+        if method == MethodChoice::RatioInteriorPoint {
+            let Some(outcome) = solve_ratio_interior(&all, coefficients, goal, &symmetries, run)
+            else {
+                return Err(SolveError::MethodNotApplicable(
+                    "the ratio-interior-point method needs notions made only of ratio rows Q[a][y] <= f Q[b][y] with every factor above 1 (d-privacy between distinct points, context-ldp without zero entries, ldp with eps > 0), without (eps, delta) or coupling rows".into(),
+                ));
+            };
+            let encoding = all
+                .iter()
+                .map(|p| format!("{}: ratio rows, one dense block per output column", p.key()))
+                .collect();
+            return Ok((outcome, encoding));
+        }
         let lazy = match method {
             MethodChoice::LazyRows => true,
             MethodChoice::Auto => {

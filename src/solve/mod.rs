@@ -83,6 +83,9 @@ pub enum MethodChoice {
     /// A structured interior-point method over the LDP envelope form (a linear objective
     /// under a lone LDP constraint).
     LdpInteriorPoint,
+    /// A structured interior-point method by output column (a linear objective under notions
+    /// made only of ratio rows with factors above 1: d-privacy, context-aware LDP, LDP).
+    RatioInteriorPoint,
     /// The remapped geometric mechanism certified by exact pricing (a lone d-privacy
     /// constraint on an equally spaced line).
     Line,

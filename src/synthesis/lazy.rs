@@ -48,21 +48,27 @@ struct Ratio {
     factor: f64,
 }
 
-/// The cone's rows as ratio rows, when every row is one and there are many.
-fn ratio_rows(cone: &ColumnCone) -> Option<Vec<Ratio>> {
+/// The cone's rows as ratio rows `(a, b, factor)`, `Q[a][y] <= factor Q[b][y]`, when every
+/// row is one (no auxiliary coordinates, no coupling rows).
+pub(crate) fn cone_ratio_rows(cone: &ColumnCone) -> Option<Vec<(usize, usize, f64)>> {
     if cone.aux > 0 || !cone.coupling.is_empty() {
         return None;
     }
-    let rows: Vec<Ratio> = cone
-        .rows
+    cone.rows
         .iter()
         .map(|row| match row.as_slice() {
-            &[(b, f), (a, minus)] if minus == -1.0 && f > 0.0 && a != b => {
-                Some(Ratio { a, b, factor: f })
-            }
+            &[(b, f), (a, minus)] if minus == -1.0 && f > 0.0 && a != b => Some((a, b, f)),
             _ => None,
         })
-        .collect::<Option<_>>()?;
+        .collect()
+}
+
+/// The cone's rows as ratio rows, when every row is one and there are many.
+fn ratio_rows(cone: &ColumnCone) -> Option<Vec<Ratio>> {
+    let rows: Vec<Ratio> = cone_ratio_rows(cone)?
+        .into_iter()
+        .map(|(a, b, factor)| Ratio { a, b, factor })
+        .collect();
     (rows.len() > LAZY_ROWS_PER_INPUT * cone.n).then_some(rows)
 }
 

@@ -23,6 +23,7 @@ mod pricing;
 mod pricing_histogram;
 mod pricing_histogram_ldp;
 mod pricing_search;
+mod ratio_interior;
 mod run;
 mod support;
 mod symmetry;
@@ -47,6 +48,9 @@ pub use pricing::{price_lip_box, price_staircase, Priced};
 pub use pricing_histogram::{price_histogram_lip, SeparableUtility, HISTOGRAM_PRICING_MAX_INPUTS};
 pub use pricing_histogram_ldp::price_histogram_ldp;
 pub use pricing_search::SearchStats;
+pub use ratio_interior::{
+    ratio_interior_applies, solve_ratio_interior, RATIO_INTERIOR_GAP_TOLERANCE,
+};
 pub use run::{ProgressSink, Run};
 pub use symmetry::point_symmetries;
 
@@ -75,6 +79,9 @@ pub enum Method {
     LazyRows,
     /// A structured interior-point method for a linear objective under eps-LDP alone.
     LdpInteriorPoint,
+    /// A primal-dual interior-point method by output column for a linear objective under
+    /// ratio rows (d-privacy, context-aware LDP, LDP).
+    RatioInteriorPoint,
     /// The truncated geometric mechanism remapped to Bayes outputs, certified by exact
     /// pricing on an equally spaced line (d-privacy, linear objective).
     GeometricRemap,
@@ -97,6 +104,7 @@ impl Method {
             Method::Decomposition => "decomposition",
             Method::LazyRows => "LP, lazy rows",
             Method::LdpInteriorPoint => "interior point, LDP envelope",
+            Method::RatioInteriorPoint => "interior point by output column",
             Method::GeometricRemap => "geometric + remap, certified by exact line pricing",
             Method::InfeasibilityProof => "infeasibility proof",
             Method::Local => "local",
@@ -106,7 +114,9 @@ impl Method {
     /// The solver the method brings (the report names it instead of the backend).
     pub fn own_solver(self) -> Option<&'static str> {
         match self {
-            Method::LdpInteriorPoint => Some("built-in interior point"),
+            Method::LdpInteriorPoint | Method::RatioInteriorPoint => {
+                Some("built-in interior point")
+            }
             _ => None,
         }
     }

@@ -158,6 +158,11 @@ impl Orbits {
         self.var_of[x * self.m + y]
     }
 
+    /// One input per orbit of inputs (the row sums the reduced program keeps).
+    pub(crate) fn row_representatives(&self) -> &[usize] {
+        &self.row_representatives
+    }
+
     /// Number of variables.
     pub(crate) fn variables(&self) -> usize {
         self.count

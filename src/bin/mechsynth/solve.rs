@@ -59,6 +59,9 @@ enum MethodArg {
     Decomposition,
     /// A structured interior-point method (a linear objective under a lone LDP constraint).
     LdpInteriorPoint,
+    /// A structured interior-point method by output column (notions made only of ratio rows:
+    /// d-privacy, context-ldp without zero entries, ldp).
+    RatioInteriorPoint,
     /// The remapped geometric mechanism, certified by exact pricing (d-privacy on an
     /// equally spaced line).
     Line,
@@ -110,6 +113,7 @@ pub fn run(args: SolveArgs) -> Result<u8> {
             MethodArg::LazyRows => MethodChoice::LazyRows,
             MethodArg::Decomposition => MethodChoice::Decomposition,
             MethodArg::LdpInteriorPoint => MethodChoice::LdpInteriorPoint,
+            MethodArg::RatioInteriorPoint => MethodChoice::RatioInteriorPoint,
             MethodArg::Line => MethodChoice::Line,
         },
         backend: backend_of(args.solver),

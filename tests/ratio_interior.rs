@@ -1,0 +1,173 @@
+//! The interior-point method by output column against independent references: one LP with
+//! every constraint solved by the backend (a general-purpose solver), and the k-RR closed form.
+
+use mechsynth::synthesis::{Method, Status};
+use mechsynth::{solve, MethodChoice, Problem, ProblemSpec, SolveError, SolveOptions};
+use proptest::prelude::*;
+use std::path::Path;
+
+/// Two certified optima of the same problem agree to this (relative; the report's default
+/// gap tolerance is 1e-6 relative, and each side may use part of it).
+const AGREEMENT: f64 = 2e-6;
+/// A rigorous bound may exceed another method's certified objective only by rounding in that
+/// objective's evaluation (relative).
+const BOUND_ROUNDING: f64 = 1e-12;
+
+fn problem(text: &str) -> Problem {
+    Problem::from_spec(ProblemSpec::from_toml(text, Path::new("test.toml")).unwrap()).unwrap()
+}
+
+fn run(p: &Problem, method: MethodChoice, time_limit: f64) -> mechsynth::report::Report {
+    let mut options = SolveOptions {
+        method,
+        ..SolveOptions::default()
+    };
+    options.backend_options.time_limit_seconds = time_limit;
+    solve(p, &options).unwrap()
+}
+
+fn list(values: &[f64]) -> String {
+    let v: Vec<String> = values.iter().map(|x| format!("{x:?}")).collect();
+    format!("[{}]", v.join(", "))
+}
+
+/// The method's certified optimum equals one LP's, and its bound is below the LP's objective.
+fn agrees_with_one_lp(p: &Problem) -> Result<(), TestCaseError> {
+    let ip = run(p, MethodChoice::RatioInteriorPoint, 60.0);
+    let lp = run(p, MethodChoice::Lp, 60.0);
+    prop_assert_eq!(ip.method, Method::RatioInteriorPoint);
+    prop_assert_eq!(&ip.status, &Status::Optimal, "notes: {:?}", ip.method_notes);
+    prop_assert_eq!(&lp.status, &Status::Optimal);
+    prop_assert!(ip.certificate.as_ref().unwrap().all_hold);
+    let (a, b) = (ip.objective.unwrap(), lp.objective.unwrap());
+    prop_assert!(
+        (a - b).abs() <= AGREEMENT * b.abs().max(1.0),
+        "interior point {} vs LP {}",
+        a,
+        b
+    );
+    let bound = ip.bound.unwrap();
+    prop_assert!(
+        bound <= b + BOUND_ROUNDING * b.abs().max(1.0),
+        "lower bound {} above the LP's {}",
+        bound,
+        b
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    /// Random places in the plane, priors, eps and losses under Euclidean d-privacy (every
+    /// pair a row, no symmetry).
+    #[test]
+    fn random_places_match_one_lp(
+        points in prop::collection::vec((0.0f64..5.0, 0.0f64..5.0), 3..12),
+        weights in prop::collection::vec(0.05f64..1.0, 12),
+        epsilon in 0.2f64..2.0,
+        squared in any::<bool>(),
+    ) {
+        let n = points.len();
+        let csv: String = std::iter::once("x,y,w".to_string())
+            .chain(points.iter().zip(&weights).map(|((x, y), w)| format!("{x},{y},{w}")))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let dir = std::env::temp_dir().join(format!("mechsynth-ratio-ip-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join(format!("points-{n}-{}.csv", (epsilon * 1e9) as u64));
+        std::fs::write(&file, csv).unwrap();
+        let loss = if squared { "squared" } else { "absolute" };
+        let text = format!(
+            "[domain]\npoints = {{ file = {:?}, x = \"x\", y = \"y\", weight = \"w\" }}\n[[privacy]]\nnotion = \"d-privacy\"\nmetric = \"euclidean\"\nepsilon = {epsilon}\n[objective]\nkind = \"expected-loss\"\nloss = \"{loss}\"\n",
+            file.display().to_string()
+        );
+        let p = problem(&text);
+        agrees_with_one_lp(&p)?;
+    }
+
+    /// Random priors on a line under d-privacy and LDP together (two notions intersected).
+    #[test]
+    fn intersections_match_one_lp(
+        prior in prop::collection::vec(0.05f64..1.0, 3..9),
+        epsilon in 0.1f64..1.5,
+        ldp in 1.0f64..4.0,
+    ) {
+        let total: f64 = prior.iter().sum();
+        let prior: Vec<f64> = prior.iter().map(|p| p / total).collect();
+        let text = format!(
+            "[domain]\nsize = {}\nprior = {}\n[[privacy]]\nnotion = \"d-privacy\"\nmetric = \"line\"\nepsilon = {epsilon}\n[[privacy]]\nnotion = \"ldp\"\nepsilon = {ldp}\n[objective]\nkind = \"expected-loss\"\nloss = \"absolute\"\n",
+            prior.len(),
+            list(&prior)
+        );
+        agrees_with_one_lp(&problem(&text))?;
+    }
+}
+
+/// Euclidean grids with a uniform prior (8 symmetries: one block per orbit of outputs).
+#[test]
+fn symmetric_grids_match_one_lp() {
+    for side in [3, 5, 6] {
+        let text = format!("[domain]\ngrid = {{ rows = {side}, cols = {side} }}\n[[privacy]]\nnotion = \"d-privacy\"\nmetric = \"euclidean\"\nepsilon = 0.5\n[objective]\nkind = \"expected-loss\"\nloss = \"absolute\"\n");
+        let p = problem(&text);
+        agrees_with_one_lp(&p).unwrap();
+        let ip = run(&p, MethodChoice::RatioInteriorPoint, 60.0);
+        assert!(
+            ip.method_notes.iter().any(|n| n.contains("8 permutations")),
+            "{:?}",
+            ip.method_notes
+        );
+    }
+}
+
+/// Under eps-LDP alone with Hamming loss and a uniform prior the optimum is k-RR's
+/// `(n - 1) / (e^eps + n - 1)`.
+#[test]
+fn ldp_hamming_is_krr() {
+    for (n, epsilon) in [(3usize, 0.5f64), (5, 1.0), (8, 2.0)] {
+        let text = format!("[domain]\nsize = {n}\n[[privacy]]\nnotion = \"ldp\"\nepsilon = {epsilon}\n[objective]\nkind = \"expected-loss\"\nloss = \"hamming\"\n");
+        let report = run(&problem(&text), MethodChoice::RatioInteriorPoint, 60.0);
+        assert_eq!(report.status, Status::Optimal);
+        let krr = (n as f64 - 1.0) / (epsilon.exp() + n as f64 - 1.0);
+        let v = report.objective.unwrap();
+        assert!((v - krr).abs() <= AGREEMENT * krr, "{v} vs k-RR {krr}");
+        assert!(report.bound.unwrap() <= krr * (1.0 + BOUND_ROUNDING));
+    }
+}
+
+/// A time limit that ends the method still gives a certified channel, reported as feasible
+/// unless its gap happens to be closed.
+#[test]
+fn a_time_limit_gives_a_certified_channel() {
+    let text = "[domain]\ngrid = { rows = 7, cols = 7 }\n[[privacy]]\nnotion = \"d-privacy\"\nmetric = \"euclidean\"\nepsilon = 0.5\n[objective]\nkind = \"expected-loss\"\nloss = \"absolute\"\n";
+    let report = run(&problem(text), MethodChoice::RatioInteriorPoint, 1e-3);
+    assert!(report.certificate.as_ref().unwrap().all_hold);
+    assert!(matches!(report.status, Status::Feasible | Status::Optimal));
+    assert!(report.bound.is_none_or(|b| b <= report.objective.unwrap()));
+}
+
+/// Notions with a factor of 1 (eps = 0, or a zero entry of a privacy matrix) or with
+/// coupling rows are refused with a reason.
+#[test]
+fn refusals_name_the_condition() {
+    for privacy in [
+        "notion = \"ldp\"\nepsilon = 0.0",
+        "notion = \"context-ldp\"\nmatrix = [[0, 0, 1], [0, 0, 1], [1, 1, 0]]",
+        "notion = \"lip\"\nepsilon = 1.0",
+    ] {
+        let text = format!("[domain]\nsize = 3\n[[privacy]]\n{privacy}\n[objective]\nkind = \"expected-loss\"\nloss = \"hamming\"\n");
+        let options = SolveOptions {
+            method: MethodChoice::RatioInteriorPoint,
+            ..SolveOptions::default()
+        };
+        match solve(&problem(&text), &options) {
+            Err(SolveError::MethodNotApplicable(why)) => {
+                assert!(why.contains("factor above 1"), "{why}")
+            }
+            other => panic!(
+                "{privacy}: expected a refusal, got {:?}",
+                other.map(|r| r.status)
+            ),
+        }
+    }
+}
