@@ -104,17 +104,23 @@ fn bench(c: &mut Criterion) {
         |b, p| b.iter(|| solve(p, &options).unwrap()),
     );
     let p = geo_distance(10, false);
-    let options = with(MethodChoice::LazyRows);
-    group.bench_with_input(
-        BenchmarkId::new("geo-euclidean/lazy-rows", 100),
-        &p,
-        |b, p| b.iter(|| solve(p, &options).unwrap()),
-    );
+    for (name, method) in [
+        ("lazy-rows", MethodChoice::LazyRows),
+        ("ratio-interior-point", MethodChoice::RatioInteriorPoint),
+    ] {
+        let options = with(method);
+        group.bench_with_input(
+            BenchmarkId::new(format!("geo-euclidean/{name}"), 100),
+            &p,
+            |b, p| b.iter(|| solve(p, &options).unwrap()),
+        );
+    }
     for (side, skewed) in [(8, false), (8, true)] {
         let p = geo_distance(side, skewed);
         let prior = if skewed { "-skewed" } else { "" };
         for (name, method) in [
             ("lazy-rows", MethodChoice::LazyRows),
+            ("ratio-interior-point", MethodChoice::RatioInteriorPoint),
             ("one-lp", MethodChoice::Lp),
         ] {
             let options = with(method);
