@@ -117,7 +117,36 @@ fn symmetric_grids_match_one_lp() {
             "{:?}",
             ip.method_notes
         );
+        if side >= 5 {
+            // Later rounds start from a checkpoint of the round before.
+            assert!(
+                ip.method_notes
+                    .iter()
+                    .any(|n| n.contains("warm-started") && !n.contains("; 0 warm-started")),
+                "{:?}",
+                ip.method_notes
+            );
+        }
     }
+}
+
+/// `auto` picks the method on a 10 x 10 grid (100 inputs, 8 symmetries), and its optimum is
+/// that of lazy rows (the backend's LP over the rows added as violated).
+#[test]
+fn auto_picks_it_on_a_grid_and_agrees_with_lazy_rows() {
+    let text = "[domain]\ngrid = { rows = 10, cols = 10 }\n[[privacy]]\nnotion = \"d-privacy\"\nmetric = \"euclidean\"\nepsilon = 0.5\n[objective]\nkind = \"expected-loss\"\nloss = \"absolute\"\n";
+    let p = problem(text);
+    let auto = run(&p, MethodChoice::Auto, 120.0);
+    let lazy = run(&p, MethodChoice::LazyRows, 120.0);
+    assert_eq!(auto.method, Method::RatioInteriorPoint);
+    assert_eq!(lazy.method, Method::LazyRows);
+    assert_eq!(auto.status, Status::Optimal, "{:?}", auto.method_notes);
+    assert_eq!(lazy.status, Status::Optimal);
+    assert!(auto.certificate.as_ref().unwrap().all_hold);
+    let (a, b) = (auto.objective.unwrap(), lazy.objective.unwrap());
+    assert!((a - b).abs() <= AGREEMENT * b, "auto {a} vs lazy rows {b}");
+    assert!(auto.bound.unwrap() <= b * (1.0 + BOUND_ROUNDING));
+    assert!(lazy.bound.unwrap() <= a * (1.0 + BOUND_ROUNDING));
 }
 
 /// Under eps-LDP alone with Hamming loss and a uniform prior the optimum is k-RR's

@@ -245,6 +245,7 @@ fn highs_lazy_rows_warm_start_and_agree_with_one_clarabel_lp() {
         &p,
         &SolveOptions {
             backend: mechsynth::BackendKind::Highs,
+            method: MethodChoice::LazyRows,
             ..SolveOptions::default()
         },
     )

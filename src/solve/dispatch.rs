@@ -161,26 +161,36 @@ fn formulate_other(
                     "the ratio-interior-point method needs notions made only of ratio rows Q[a][y] <= f Q[b][y] with every factor above 1 (d-privacy between distinct points, context-ldp without zero entries, ldp with eps > 0), without (eps, delta) or coupling rows".into(),
                 ));
             };
-            let encoding = all
-                .iter()
-                .map(|p| format!("{}: ratio rows, one dense block per output column", p.key()))
-                .collect();
-            return Ok((outcome, encoding));
+            return Ok((outcome, ratio_encoding(&all)));
         }
-        let lazy = match method {
-            MethodChoice::LazyRows => true,
-            MethodChoice::Auto => {
-                n >= LAZY_MIN_INPUTS
-                    || (n >= LAZY_WARM_MIN_INPUTS && run.backend.warm_session().is_some())
-                    || (n >= LAZY_SYMMETRIC_MIN_INPUTS
-                        && lazy_symmetry_order(&all, coefficients, &symmetries)
-                            >= LAZY_SYMMETRY_ORDER)
-            }
-            _ => false,
-        };
-        if lazy {
-            if let Some(outcome) = solve_with_lazy_rows(&all, coefficients, goal, &symmetries, run)?
+        let large = method == MethodChoice::Auto
+            && (n >= LAZY_MIN_INPUTS
+                || (n >= LAZY_WARM_MIN_INPUTS && run.backend.warm_session().is_some())
+                || (n >= LAZY_SYMMETRIC_MIN_INPUTS
+                    && lazy_symmetry_order(&all, coefficients, &symmetries)
+                        >= LAZY_SYMMETRY_ORDER));
+        let mut unclosed = None;
+        if large {
+            // The interior point by output column, then lazy rows if its gap stayed open.
+            if let Some(outcome) = solve_ratio_interior(&all, coefficients, goal, &symmetries, run)
             {
+                if ratio_interior_closed(&outcome) || run.expired() {
+                    return Ok((outcome, ratio_encoding(&all)));
+                }
+                unclosed = Some(outcome);
+            }
+        }
+        let lazy = large || method == MethodChoice::LazyRows;
+        if lazy {
+            if let Some(mut outcome) =
+                solve_with_lazy_rows(&all, coefficients, goal, &symmetries, run)?
+            {
+                if let Some(first) = unclosed {
+                    outcome.notes.insert(0, format!(
+                        "the interior point by output column ended with its gap open ({}); lazy rows solved the problem instead",
+                        first.notes.first().map_or("", String::as_str)
+                    ));
+                }
                 let encoding = all
                     .iter()
                     .map(|p| {
@@ -197,6 +207,9 @@ fn formulate_other(
                     "lazy rows need notions made only of ratio rows, more than {LAZY_ROWS_PER_INPUT} per input (d-privacy, context-ldp)"
                 )));
             }
+        }
+        if let Some(outcome) = unclosed {
+            return Ok((outcome, ratio_encoding(&all)));
         }
         return Ok(solve_linear(
             &problem.privacy,
@@ -328,4 +341,26 @@ fn with_krr_note(problem: &Problem, mut outcome: Outcome) -> Outcome {
         ));
     }
     outcome
+}
+
+/// `auto` keeps the interior point by output column when its own gap is within this relative
+/// to its objective (it aims for 1e-8; the report's default tolerance is 1e-6).
+const CLOSED_GAP: f64 = 1e-7;
+
+/// The encoding line of the interior point by output column.
+fn ratio_encoding(all: &[&dyn PrivacyNotion]) -> Vec<String> {
+    all.iter()
+        .map(|p| format!("{}: ratio rows, one dense block per output column", p.key()))
+        .collect()
+}
+
+/// Whether the interior point by output column closed its gap (to its own tolerance, with
+/// room to spare up to the report's default relative tolerance).
+fn ratio_interior_closed(outcome: &Outcome) -> bool {
+    match (outcome.solver_objective, outcome.bound) {
+        (Some(objective), Some(bound)) => {
+            (objective - bound).abs() <= CLOSED_GAP * objective.abs().max(1e-300)
+        }
+        _ => false,
+    }
 }

@@ -14,6 +14,9 @@
 //!
 //! **Start.** The uniform channel: every row holds strictly (`f > 1`) and every row sum is 1, so
 //! every iterate is a channel up to rounding and a time limit still returns a feasible one.
+//! A later round starts from the latest iterate of the round before at which every added row
+//! holds with a margin (see [`warm`]); it keeps every row sum too. On a 20 x 20 grid the rounds
+//! that add a few rows then take 5 to 15 iterations instead of 60 to 80.
 //!
 //! **Bound.** For any `mu` and any `z >= 0`, every feasible point has
 //! `c.q = r.q + mu.(B q) + z.(G q) >= r.q + sum_r mu_r` with `r = c - B^T mu - G^T z`. Every
@@ -30,6 +33,7 @@ mod newton;
 mod path;
 mod step;
 mod structure;
+mod warm;
 
 use super::symmetry::{preserving, Orbits};
 use super::{Method, Outcome, RoundTrace, Run, Status};
@@ -48,8 +52,9 @@ const ABSOLUTE_GAP: f64 = 1e-11;
 const LOOSE_GAP_TOLERANCE: f64 = 1e-4;
 /// Ratio rows per input encoded in every block at first (the tightest: smallest factors).
 const INITIAL_ROWS_PER_INPUT: usize = 8;
-/// Most violated rows added per input and block after a round.
-const ADDED_ROWS_PER_INPUT: usize = 32;
+/// Most violated rows added per input and block after a round (32 took 10 rounds on a 20 x 20
+/// grid, 512 took 6).
+const ADDED_ROWS_PER_INPUT: usize = 512;
 /// A row counts as violated when `q_a - f q_b` exceeds this relative to the larger side.
 const RELATIVE_VIOLATION: f64 = 1e-9;
 /// Rounds of row generation before giving up (each adds only violated rows).
@@ -102,6 +107,7 @@ pub fn solve_ratio_interior(
     let mut point = None;
     let mut iterations = 0;
     let mut rounds = 0;
+    let mut warm_starts = 0;
     let mut complete = false;
     // Rounds stop at a loose gap while they still find violated rows; once one finds none, the
     // same run goes on to the tight gap.
@@ -117,6 +123,7 @@ pub fn solve_ratio_interior(
         };
         let tolerance = |objective: f64| relative * objective.abs() + ABSOLUTE_GAP;
         let from = previous.take();
+        let before = from.as_ref().map_or(0, |f| f.iterations);
         let solved = path::interior_point(&structure, run, from, tolerance, |s, mu| {
             run.progress(&format!(
                 "ratio interior point, round {round} ({encoded} rows), iteration {}: objective {:.9e}, bound {:.9e}, mu {mu:.1e}",
@@ -125,7 +132,7 @@ pub fn solve_ratio_interior(
                 to_problem(best_bound.max(s.bound)),
             ));
         });
-        iterations += solved.iterations;
+        iterations += solved.iterations - before;
         best_bound = best_bound.max(solved.bound);
         let added = structure.add_violated(&solved.q, RELATIVE_VIOLATION, ADDED_ROWS_PER_INPUT);
         trace.push(RoundTrace {
@@ -151,10 +158,16 @@ pub fn solve_ratio_interior(
             previous = Some(solved);
             continue;
         }
+        let mut solved = solved;
+        let checkpoints = std::mem::take(&mut solved.checkpoints);
         point = Some(solved);
         if added == 0 {
             complete = true;
             break;
+        }
+        previous = warm::resume(&structure, checkpoints);
+        if previous.is_some() {
+            warm_starts += 1;
         }
         if run.expired() {
             notes.push(format!("the time limit ended the row generation after {round} rounds; the channel violates some rows and is repaired by certification"));
@@ -169,7 +182,7 @@ pub fn solve_ratio_interior(
     notes.insert(
         0,
         format!(
-            "interior point by output column: {} blocks of at most {} entries, {} row sums; {rounds} round{} of row generation ({} of {} ratio rows encoded), {iterations} iterations, {:.2} s; bound from weak duality at its duals",
+            "interior point by output column: {} blocks of at most {} entries, {} row sums; {rounds} round{} of row generation ({} of {} ratio rows encoded; {warm_starts} warm-started from a checkpoint of the previous round), {iterations} iterations, {:.2} s; bound from weak duality at its duals",
             structure.blocks.len(),
             structure.blocks.iter().map(|b| b.size).max().unwrap_or(0),
             structure.sums,

@@ -26,6 +26,7 @@ const REGULARIZATION: [f64; 5] = [1e-14, 1e-12, 1e-10, 1e-8, 1e-6];
 const REFINEMENTS: usize = 2;
 
 /// The primal-dual point.
+#[derive(Clone)]
 pub(super) struct Point {
     /// Stacked variables.
     pub q: Vec<f64>,
@@ -65,6 +66,11 @@ impl<'a> Target<'a> {
         centre: 0.0,
         affine: None,
     };
+
+    /// Whether every target is zero (the affine step).
+    pub(super) fn is_affine(&self) -> bool {
+        self.affine.is_none() && self.centre == 0.0
+    }
 
     /// The block's part of the affine step, when there is one.
     pub(super) fn part(&self, s: &Structure, block: &Block) -> Option<&'a [f64]> {
@@ -160,27 +166,23 @@ impl Structure {
         })
     }
 
-    /// The targets `(t_s / s per row, t_q / q)` of a block; `None` for the affine step.
-    fn block_rhs(&self, block: &Block, p: &Point, z: &[f64], target: &Target) -> Vec<f64> {
-        let q = self.part(block, &p.q);
-        let mu_t: Vec<f64> = {
-            // (B^T mu)_l for the block.
-            let mut v = vec![0.0; block.size];
-            for (l, slot) in v.iter_mut().enumerate() {
-                *slot = (0..self.sums)
-                    .map(|r| block.coupling[(r, l)] * p.mu[r])
-                    .sum();
-            }
-            v
-        };
-        let mut g: Vec<f64> = block.cost.iter().zip(&mu_t).map(|(c, bm)| bm - c).collect();
-        if target.affine.is_some() || target.centre != 0.0 {
+    /// The right-hand side `g` of block `bi` (see the module's formulas).
+    fn block_rhs(&self, bi: usize, p: &Point, target: &Target) -> Vec<f64> {
+        let block = &self.blocks[bi];
+        let mut g: Vec<f64> = self
+            .transpose_sums(block, &p.mu)
+            .iter()
+            .zip(&block.cost)
+            .map(|(bm, c)| bm - c)
+            .collect();
+        if !target.is_affine() {
+            let q = self.part(block, &p.q);
             let w = self.part(block, &p.w);
             let dqa = target.part(self, block);
             for i in 0..block.size {
                 g[i] += target.of(dqa.map(|d| d[i]), q[i], w[i]) / q[i];
             }
-            for ((r, a, b), &zk) in self.rows_of(block).zip(z) {
+            for ((r, a, b), &zk) in self.rows_of(block).zip(&p.z[bi]) {
                 let s = slack(q, r, a, b);
                 let dsa = dqa.map(|d| r.factor * d[b] - d[a]);
                 let t = target.of(dsa, s, zk) / s;
@@ -191,15 +193,20 @@ impl Structure {
         g
     }
 
+    /// `B_b^T mu` for block `b` (one entry per local variable).
+    fn transpose_sums(&self, block: &Block, mu: &[f64]) -> Vec<f64> {
+        (0..block.size)
+            .map(|l| (0..self.sums).map(|r| block.coupling[(r, l)] * mu[r]).sum())
+            .collect()
+    }
+
     /// The step `dq` (stacked) and `dmu` toward `target`, with [`REFINEMENTS`] rounds of
     /// iterative refinement against `H` applied row by row (the factors lose accuracy at the
     /// end of the path, and every error in the step becomes dual infeasibility).
     pub fn direction(&self, p: &Point, f: &Factored, target: &Target) -> (Vec<f64>, Vec<f64>) {
-        let g: Vec<Vec<f64>> = self
-            .blocks
-            .par_iter()
-            .zip(&p.z)
-            .map(|(block, z)| self.block_rhs(block, p, z, target))
+        let g: Vec<Vec<f64>> = (0..self.blocks.len())
+            .into_par_iter()
+            .map(|bi| self.block_rhs(bi, p, target))
             .collect();
         let primal = self.row_sums(&p.q);
         let rp: Vec<f64> = primal.iter().map(|s| 1.0 - s).collect();
@@ -212,13 +219,9 @@ impl Structure {
                 .iter()
                 .zip(&g)
                 .map(|(block, gb)| {
+                    let bt = self.transpose_sums(block, &dmu);
                     (0..block.size)
-                        .map(|l| {
-                            let bt: f64 = (0..self.sums)
-                                .map(|r| block.coupling[(r, l)] * dmu[r])
-                                .sum();
-                            gb[l] + bt - hdq[block.offset + l]
-                        })
+                        .map(|l| gb[l] + bt[l] - hdq[block.offset + l])
                         .collect()
                 })
                 .collect();

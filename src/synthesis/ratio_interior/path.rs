@@ -7,6 +7,8 @@ use crate::synthesis::Run;
 
 /// Fraction of the step to the boundary.
 const STEP_TO_BOUNDARY: f64 = 0.995;
+/// A checkpoint is kept each time the complementarity level falls by this factor.
+const CHECKPOINT_FACTOR: f64 = 10.0;
 /// Iterations before giving up.
 const MAX_ITERATIONS: usize = 200;
 /// The method stops when its gap has not shrunk by [`STALL_PROGRESS`] in this many iterations.
@@ -29,6 +31,25 @@ pub(super) struct Solved {
     pub stopped: Option<String>,
     /// The last iterate, to continue from with the same rows.
     pub last: Point,
+    /// Earlier iterates with their complementarity level, one per [`CHECKPOINT_FACTOR`] of
+    /// decrease, oldest first (to warm-start the next round, see [`super::warm`]).
+    pub checkpoints: Vec<(f64, Point)>,
+}
+
+impl Solved {
+    /// A run that starts at `p`.
+    pub fn at(s: &Structure, p: Point, checkpoints: Vec<(f64, Point)>) -> Self {
+        Solved {
+            objective: s.objective(&p.q),
+            q: p.q.clone(),
+            bound: f64::NEG_INFINITY,
+            iterations: 0,
+            closed: false,
+            stopped: None,
+            last: p,
+            checkpoints,
+        }
+    }
 }
 
 /// Run the method from `from` (a previous run over the same rows) or from the uniform
@@ -42,18 +63,7 @@ pub(super) fn interior_point(
     mut report: impl FnMut(&Solved, f64),
 ) -> Solved {
     let pairs = (s.active_rows() + s.variables) as f64;
-    let mut out = from.unwrap_or_else(|| {
-        let p = s.start();
-        Solved {
-            objective: s.objective(&p.q),
-            q: p.q.clone(),
-            bound: f64::NEG_INFINITY,
-            iterations: 0,
-            closed: false,
-            stopped: None,
-            last: p,
-        }
-    });
+    let mut out = from.unwrap_or_else(|| Solved::at(s, s.start(), Vec::new()));
     out.closed = false;
     out.stopped = None;
     let mut p = std::mem::replace(&mut out.last, Point::empty());
@@ -66,6 +76,13 @@ pub(super) fn interior_point(
             break;
         };
         let mu = s.complementarity(&p) / pairs;
+        if out
+            .checkpoints
+            .last()
+            .is_none_or(|c| mu <= c.0 / CHECKPOINT_FACTOR)
+        {
+            out.checkpoints.push((mu, p.clone()));
+        }
         // Predictor (affine scaling), then the centred corrector.
         let (dqa, _) = s.direction(&p, &factored, &Target::AFFINE);
         let (ap, ad) = s.step_lengths(&p, &dqa, &Target::AFFINE, 1.0);
@@ -151,7 +168,7 @@ impl Structure {
     }
 
     /// `sum s z + sum q w`.
-    fn complementarity(&self, p: &Point) -> f64 {
+    pub(super) fn complementarity(&self, p: &Point) -> f64 {
         let zero = vec![0.0; self.variables];
         self.fold_pairs(
             p,

@@ -5,7 +5,50 @@ use super::newton::{slack, Point, Target};
 use super::structure::Structure;
 use rayon::prelude::*;
 
+/// Which kind of complementarity pair a visit reports.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Pair {
+    /// An encoded ratio row (slack `s`, dual `z`).
+    Row,
+    /// A variable (`q`, dual `w`).
+    Var,
+}
+
 impl Structure {
+    /// Call `f(kind, x, dx, y, dy)` for every complementarity pair of block `bi` under
+    /// the step `dq` toward `target`: `(s, ds, z, dz)` for every encoded row, then
+    /// `(q, dq, w, dw)` for every variable.
+    pub(super) fn visit(
+        &self,
+        bi: usize,
+        p: &Point,
+        dq: &[f64],
+        target: &Target,
+        mut f: impl FnMut(Pair, f64, f64, f64, f64),
+    ) {
+        let block = &self.blocks[bi];
+        let q = self.part(block, &p.q);
+        let w = self.part(block, &p.w);
+        let d = self.part(block, dq);
+        let dqa = target.part(self, block);
+        for ((r, a, b), &zk) in self.rows_of(block).zip(&p.z[bi]) {
+            let s = slack(q, r, a, b);
+            let ds = r.factor * d[b] - d[a];
+            let t = target.of(dqa.map(|d| r.factor * d[b] - d[a]), s, zk);
+            f(Pair::Row, s, ds, zk, t / s - zk - zk * ds / s);
+        }
+        for i in 0..block.size {
+            let t = target.of(dqa.map(|d| d[i]), q[i], w[i]);
+            f(
+                Pair::Var,
+                q[i],
+                d[i],
+                w[i],
+                t / q[i] - w[i] - w[i] * d[i] / q[i],
+            );
+        }
+    }
+
     /// Apply `f(slack, ds, z, dz)` to every ratio row and `g(q, dq, w, dw)` to every variable
     /// for the step `dq` toward `target`, and combine the results with `combine`.
     #[allow(clippy::too_many_arguments)]
@@ -19,27 +62,16 @@ impl Structure {
         vars: impl Fn(T, f64, f64, f64, f64) -> T + Sync,
         combine: impl Fn(T, T) -> T + Sync + Send,
     ) -> T {
-        self.blocks
-            .par_iter()
-            .zip(&p.z)
-            .map(|(block, z)| {
-                let q = self.part(block, &p.q);
-                let w = self.part(block, &p.w);
-                let d = self.part(block, dq);
-                let dqa = target.part(self, block);
+        (0..self.blocks.len())
+            .into_par_iter()
+            .map(|bi| {
                 let mut acc = identity;
-                for ((r, a, b), &zk) in self.rows_of(block).zip(z) {
-                    let s = slack(q, r, a, b);
-                    let ds = r.factor * d[b] - d[a];
-                    let t = target.of(dqa.map(|d| r.factor * d[b] - d[a]), s, zk);
-                    let dz = t / s - zk - zk * ds / s;
-                    acc = rows(acc, s, ds, zk, dz);
-                }
-                for i in 0..block.size {
-                    let t = target.of(dqa.map(|d| d[i]), q[i], w[i]);
-                    let dw = t / q[i] - w[i] - w[i] * d[i] / q[i];
-                    acc = vars(acc, q[i], d[i], w[i], dw);
-                }
+                self.visit(bi, p, dq, target, |kind, x, dx, y, dy| {
+                    acc = match kind {
+                        Pair::Row => rows(acc, x, dx, y, dy),
+                        Pair::Var => vars(acc, x, dx, y, dy),
+                    }
+                });
                 acc
             })
             .reduce(|| identity, combine)
@@ -55,33 +87,25 @@ impl Structure {
         ap: f64,
         ad: f64,
     ) {
-        let (q, w) = (&p.q, &p.w);
-        let new_z: Vec<Vec<f64>> = self
-            .blocks
-            .par_iter()
-            .zip(&p.z)
-            .map(|(block, z)| {
-                let qb = self.part(block, q);
-                let d = self.part(block, dq);
-                let dqa = target.part(self, block);
-                self.rows_of(block)
-                    .zip(z)
-                    .map(|((r, a, b), &zk)| {
-                        let s = slack(qb, r, a, b);
-                        let ds = r.factor * d[b] - d[a];
-                        let t = target.of(dqa.map(|d| r.factor * d[b] - d[a]), s, zk);
-                        zk + ad * (t / s - zk - zk * ds / s)
-                    })
-                    .collect()
+        let moved: Vec<(Vec<f64>, Vec<f64>)> = (0..self.blocks.len())
+            .into_par_iter()
+            .map(|bi| {
+                let (mut z, mut w) = (Vec::new(), Vec::new());
+                self.visit(bi, p, dq, target, |kind, _, _, y, dy| match kind {
+                    Pair::Row => z.push(y + ad * dy),
+                    Pair::Var => w.push(y + ad * dy),
+                });
+                (z, w)
             })
             .collect();
-        let new_w: Vec<f64> = (0..self.variables)
-            .map(|i| {
-                let t = target.of(target.affine.map(|a| a[i]), q[i], w[i]);
-                w[i] + ad * (t / q[i] - w[i] - w[i] * dq[i] / q[i])
+        let mut new_w = Vec::with_capacity(self.variables);
+        p.z = moved
+            .into_iter()
+            .map(|(z, w)| {
+                new_w.extend(w);
+                z
             })
             .collect();
-        p.z = new_z;
         p.w = new_w;
         for (qi, d) in p.q.iter_mut().zip(dq) {
             *qi += ap * d;
