@@ -1,7 +1,8 @@
 //! One run of the primal-dual interior-point method (Mehrotra's predictor-corrector; Wright,
 //! "Primal-Dual Interior-Point Methods", SIAM 1997, Ch. 10) over the rows encoded so far.
 
-use super::newton::{Point, Target};
+use super::newton::Point;
+use super::step::Target;
 use super::structure::Structure;
 use crate::synthesis::Run;
 

@@ -1,9 +1,47 @@
 //! Moving along a Newton step: the quantities every ratio row and variable takes from it
 //! (slacks, multipliers and their steps, see [`super::newton`]), and the move itself.
 
-use super::newton::{slack, Point, Target};
+use super::newton::{slack, Point};
+use super::structure::Block;
 use super::structure::Structure;
 use rayon::prelude::*;
+
+/// The targets of a step for every product `s z` and `q w`: `centre`, less the second-order
+/// term of an affine step when one is given (Mehrotra's corrector). The affine step itself has
+/// `centre = 0` and no second-order term.
+#[derive(Clone, Copy)]
+pub(super) struct Target<'a> {
+    pub centre: f64,
+    pub affine: Option<&'a [f64]>,
+}
+
+impl<'a> Target<'a> {
+    /// The affine-scaling (predictor) step.
+    pub const AFFINE: Target<'static> = Target {
+        centre: 0.0,
+        affine: None,
+    };
+
+    /// Whether every target is zero (the affine step).
+    pub(super) fn is_affine(&self) -> bool {
+        self.affine.is_none() && self.centre == 0.0
+    }
+
+    /// The block's part of the affine step, when there is one.
+    pub(super) fn part(&self, s: &Structure, block: &Block) -> Option<&'a [f64]> {
+        self.affine.map(|a| s.part(block, a))
+    }
+
+    /// The target of a product `x y` whose affine step moved `x` by `dxa` (the affine `dy` is
+    /// `-y - y dxa / x`).
+    #[inline]
+    pub(super) fn of(&self, affine: Option<f64>, x: f64, y: f64) -> f64 {
+        match affine {
+            Some(dxa) => self.centre - dxa * (-y - y * dxa / x),
+            None => self.centre,
+        }
+    }
+}
 
 /// Which kind of complementarity pair a visit reports.
 #[derive(Clone, Copy, PartialEq, Eq)]
