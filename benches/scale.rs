@@ -103,18 +103,29 @@ fn bench(c: &mut Criterion) {
         &p,
         |b, p| b.iter(|| solve(p, &options).unwrap()),
     );
-    let p = geo_distance(10, false);
-    for (name, method) in [
-        ("lazy-rows", MethodChoice::LazyRows),
-        ("ratio-interior-point", MethodChoice::RatioInteriorPoint),
-    ] {
-        let options = with(method);
-        group.bench_with_input(
-            BenchmarkId::new(format!("geo-euclidean/{name}"), 100),
-            &p,
-            |b, p| b.iter(|| solve(p, &options).unwrap()),
-        );
+    // Larger grids: both methods at 10 x 10 and 14 x 14 (one LP does not finish there); the
+    // interior point by output column alone at 20 x 20 (lazy rows take about 3 minutes a run).
+    for side in [10, 14] {
+        let p = geo_distance(side, false);
+        for (name, method) in [
+            ("lazy-rows", MethodChoice::LazyRows),
+            ("ratio-interior-point", MethodChoice::RatioInteriorPoint),
+        ] {
+            let options = with(method);
+            group.bench_with_input(
+                BenchmarkId::new(format!("geo-euclidean/{name}"), side * side),
+                &p,
+                |b, p| b.iter(|| solve(p, &options).unwrap()),
+            );
+        }
     }
+    let p = geo_distance(20, false);
+    let options = with(MethodChoice::RatioInteriorPoint);
+    group.bench_with_input(
+        BenchmarkId::new("geo-euclidean/ratio-interior-point", 400),
+        &p,
+        |b, p| b.iter(|| solve(p, &options).unwrap()),
+    );
     for (side, skewed) in [(8, false), (8, true)] {
         let p = geo_distance(side, skewed);
         let prior = if skewed { "-skewed" } else { "" };

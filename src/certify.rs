@@ -120,6 +120,44 @@ pub fn average_groups(channel: &Channel, groups: &[Vec<usize>], prior: &[f64]) -
     Channel::from_rows_internal(rows).with_rows_at_most_one()
 }
 
+/// The repair from every notion's direct weight (see
+/// [`crate::privacy::PrivacyNotion::mixing_weight`]), when each notion has one: their largest
+/// is the smallest weight that repairs `channel` towards the constant rows `target` in exact
+/// arithmetic (up to the rounding of the formulas), so a weight just above it usually
+/// certifies at once. Tried at that weight nudged up by each of [`DIRECT_WEIGHT_MARGINS`] (each
+/// within `REPAIR_RELATIVE_PRECISION`); `None` when none certifies. A few leakage scans, where
+/// [`repair_by_mixing`]'s search may take dozens.
+pub fn repair_directly(
+    notions: &[Box<dyn PrivacyNotion>],
+    channel: &Channel,
+    target: &[f64],
+) -> Option<(f64, Channel)> {
+    let estimate = direct_weight(notions, channel, target)?;
+    DIRECT_WEIGHT_MARGINS.iter().find_map(|margin| {
+        // Near 1 the weight left on the channel, 1 - t, is what is nudged.
+        let t = if estimate <= 0.5 {
+            estimate * (1.0 + margin)
+        } else {
+            1.0 - (1.0 - estimate) * (1.0 - margin)
+        };
+        let mixed = channel.mix_with_constant(target, t).with_rows_at_most_one();
+        all_hold(notions, &mixed).then_some((t, mixed))
+    })
+}
+
+/// The largest of the notions' direct weights, when every notion has one and it is in (0, 1).
+fn direct_weight(
+    notions: &[Box<dyn PrivacyNotion>],
+    channel: &Channel,
+    target: &[f64],
+) -> Option<f64> {
+    notions
+        .iter()
+        .map(|notion| notion.mixing_weight(channel, target))
+        .try_fold(0.0f64, |worst, t| t.map(|t| worst.max(t)))
+        .filter(|t| *t > 0.0 && *t < 1.0)
+}
+
 /// The smallest (to bisection accuracy) weight `t` such that mixing `channel` with the constant
 /// channel whose rows are `target` satisfies every notion, with the mixed channel; `None` when
 /// even the constant channel fails (then no mixture can succeed).
@@ -128,38 +166,19 @@ pub fn repair_by_mixing(
     channel: &Channel,
     target: &[f64],
 ) -> Option<(f64, Channel)> {
+    if let Some(direct) = repair_directly(notions, channel, target) {
+        return Some(direct);
+    }
     let mix = |t: f64| channel.mix_with_constant(target, t).with_rows_at_most_one();
     let full = mix(1.0);
     if !all_hold(notions, &full) {
         return None;
     }
     // Repairs are typically of order 1e-12 to 1e-8: search upwards geometrically from the
-    // smallest weight that changes anything, then bisect on a log scale. The weight found is
-    // within a factor 1 + REPAIR_RELATIVE_PRECISION of the smallest that certifies, and so is
-    // the weight left on the channel.
-    // Every notion's direct weight, when each has one: its largest is the smallest weight
-    // that repairs the channel in exact arithmetic (up to the rounding of the formulas), so a
-    // weight just above it usually certifies at once. Nudged up by DIRECT_WEIGHT_MARGINS
-    // (each within REPAIR_RELATIVE_PRECISION), else the search below starts from it.
-    let direct = notions
-        .iter()
-        .map(|notion| notion.mixing_weight(channel, target))
-        .try_fold(0.0f64, |worst, t| t.map(|t| worst.max(t)))
-        .filter(|t| *t > 0.0 && *t < 1.0);
-    if let Some(estimate) = direct {
-        for margin in DIRECT_WEIGHT_MARGINS {
-            // Near 1 the weight left on the channel, 1 - t, is what is nudged.
-            let t = if estimate <= 0.5 {
-                estimate * (1.0 + margin)
-            } else {
-                1.0 - (1.0 - estimate) * (1.0 - margin)
-            };
-            let mixed = mix(t);
-            if all_hold(notions, &mixed) {
-                return Some((t, mixed));
-            }
-        }
-    }
+    // smallest weight that changes anything (or from the direct weight), then bisect on a log
+    // scale. The weight found is within a factor 1 + REPAIR_RELATIVE_PRECISION of the smallest
+    // that certifies, and so is the weight left on the channel.
+    let direct = direct_weight(notions, channel, target);
     let (mut lo, mut hi, mut best) = (0.0, 1.0, full);
     let mut t = direct.map_or(REPAIR_SMALLEST_WEIGHT, |t| t.max(REPAIR_SMALLEST_WEIGHT));
     while t < 1.0 {

@@ -70,8 +70,10 @@ pub enum MethodChoice {
     /// The faster method for the problem: the line method under a lone d-privacy constraint
     /// on an equally spaced line (falling back to the others if its gap does not close),
     /// decomposition under a lone LDP constraint (24 inputs or more; when a few rounds do not close its
-    /// gap, the LDP interior-point method takes over), one LP with ratio rows added as violated from 80 inputs on when the
-    /// notions are made of many ratio rows (d-privacy on grids), otherwise one LP.
+    /// gap, the LDP interior-point method takes over), the interior point by output column when the
+    /// notions are made only of ratio rows with factors above 1 (d-privacy on grids) from 80
+    /// inputs on (from 36 with at least 4 symmetries or a warm-starting backend), with lazy rows
+    /// when it does not apply or its gap stays open, otherwise one LP.
     #[default]
     Auto,
     /// One LP with every constraint.
