@@ -132,8 +132,21 @@ pub fn repair_directly(
     channel: &Channel,
     target: &[f64],
 ) -> Option<(f64, Channel)> {
+    repair_with_margins(notions, channel, target, &DIRECT_WEIGHT_MARGINS)
+}
+
+/// As [`repair_directly`], with the direct weight nudged up by each of `margins` in turn (a
+/// margin of 1 doubles it). Larger margins give up the weight's precision: for a repair of
+/// weight 1e-13, whose certified leakage is at the rounding level of the mixed entries, a
+/// weight ten times larger still costs nothing measurable.
+pub fn repair_with_margins(
+    notions: &[Box<dyn PrivacyNotion>],
+    channel: &Channel,
+    target: &[f64],
+    margins: &[f64],
+) -> Option<(f64, Channel)> {
     let estimate = direct_weight(notions, channel, target)?;
-    DIRECT_WEIGHT_MARGINS.iter().find_map(|margin| {
+    margins.iter().find_map(|margin| {
         // Near 1 the weight left on the channel, 1 - t, is what is nudged.
         let t = if estimate <= 0.5 {
             estimate * (1.0 + margin)
