@@ -27,12 +27,10 @@ impl Structure {
                 let mut r = block.cost.clone();
                 let mut magnitude: Vec<f64> = r.iter().map(|c| c.abs()).collect();
                 let mut terms = vec![1 + self.sums; size];
-                for l in 0..size {
-                    for (row, &m) in p.mu.iter().enumerate() {
-                        let t = block.coupling[(row, l)] * m;
-                        r[l] -= t;
-                        magnitude[l] += t.abs();
-                    }
+                for (l, &(row, count)) in block.sum_of.iter().enumerate() {
+                    let t = count * p.mu[row as usize];
+                    r[l] -= t;
+                    magnitude[l] += t.abs();
                 }
                 for ((ratio, a, b), &zk) in self.rows_of(block).zip(z) {
                     let zk = zk.max(0.0);
@@ -45,14 +43,10 @@ impl Structure {
                     terms[a] += 1;
                 }
                 let mut least = vec![f64::INFINITY; self.sums];
-                for l in 0..size {
+                for (l, &(row, count)) in block.sum_of.iter().enumerate() {
                     let low = (r[l] - gamma(terms[l] + 1) * magnitude[l]).next_down();
-                    for (row, slot) in least.iter_mut().enumerate() {
-                        let count = block.coupling[(row, l)];
-                        if count > 0.0 {
-                            *slot = slot.min(crate::numeric::div_down(low, count));
-                        }
-                    }
+                    let slot = &mut least[row as usize];
+                    *slot = slot.min(crate::numeric::div_down(low, count));
                 }
                 least
             })

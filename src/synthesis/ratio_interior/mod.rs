@@ -29,6 +29,7 @@
 //! objective), so the bound holds for the full problem.
 
 mod bound;
+mod factor;
 mod newton;
 mod path;
 mod step;

@@ -14,18 +14,11 @@
 //! `G` and `H` are block diagonal over output columns, so `dmu` solves the Schur complement
 //! `sum_b B_b H_b^-1 B_b^T dmu = 1 - B q - sum_b B_b H_b^-1 g_b`, and each block's step follows.
 
+use super::factor::Factored;
 use super::step::Target;
 use super::structure::{Block, Ratio, Structure};
-use faer::linalg::solvers::{Llt, Solve};
-use faer::linalg::triangular_solve::{
-    solve_lower_triangular_in_place, solve_upper_triangular_in_place,
-};
-use faer::{Mat, Par, Side};
 use rayon::prelude::*;
 
-/// Diagonal regularization tried, relative to the largest diagonal entry, when a block's
-/// Cholesky factorization meets a non-positive pivot (rounding at the end of the path).
-const REGULARIZATION: [f64; 5] = [1e-14, 1e-12, 1e-10, 1e-8, 1e-6];
 /// Rounds of iterative refinement of each Newton step, at most.
 const REFINEMENTS: usize = 2;
 /// A step is refined only while its residual exceeds this relative to its right-hand side
@@ -59,83 +52,16 @@ impl Point {
     }
 }
 
-/// One block's factor `H_b = L L^T`, `Y_b = L^-1 B_b^T` and `Y_b^T Y_b = B_b H_b^-1 B_b^T`.
-type FactoredBlock = (Llt<f64>, Mat<f64>, Mat<f64>);
-
-/// The factored Newton system: per block `L` and `Y_b`, and the Schur complement's factor.
-pub(super) struct Factored {
-    blocks: Vec<(Llt<f64>, Mat<f64>)>,
-    schur: Llt<f64>,
-}
-
 /// Slack of a row at a block's variables.
 #[inline]
 pub(super) fn slack(q: &[f64], r: &Ratio, a: usize, b: usize) -> f64 {
     r.factor * q[b] - q[a]
 }
 
-/// Factor a symmetric positive definite matrix (lower triangle), regularizing if needed.
-fn cholesky(h: &Mat<f64>) -> Option<Llt<f64>> {
-    if let Ok(l) = Llt::new(h.as_ref(), Side::Lower) {
-        return Some(l);
-    }
-    let largest = (0..h.nrows()).fold(0.0f64, |m, i| m.max(h[(i, i)]));
-    REGULARIZATION.iter().find_map(|&delta| {
-        let mut g = h.clone();
-        for i in 0..g.nrows() {
-            g[(i, i)] += delta * largest;
-        }
-        Llt::new(g.as_ref(), Side::Lower).ok()
-    })
-}
-
 impl Structure {
     /// The block's variables in `v`.
     pub fn part<'a>(&self, block: &Block, v: &'a [f64]) -> &'a [f64] {
         &v[block.offset..block.offset + block.size]
-    }
-
-    /// Factor the Newton system at `p`; `None` when a block or the Schur complement is not
-    /// positive definite even after regularization.
-    pub fn factor(&self, p: &Point) -> Option<Factored> {
-        let parts: Option<Vec<FactoredBlock>> = self
-            .blocks
-            .par_iter()
-            .zip(&p.z)
-            .map(|(block, z)| {
-                let q = self.part(block, &p.q);
-                let w = self.part(block, &p.w);
-                let size = block.size;
-                let mut h = Mat::<f64>::zeros(size, size);
-                for ((r, a, b), &zk) in self.rows_of(block).zip(z) {
-                    let d = zk / slack(q, r, a, b);
-                    h[(a, a)] += d;
-                    h[(b, b)] += d * r.factor * r.factor;
-                    h[(a, b)] -= d * r.factor;
-                    h[(b, a)] -= d * r.factor;
-                }
-                for i in 0..size {
-                    h[(i, i)] += w[i] / q[i];
-                }
-                let llt = cholesky(&h)?;
-                drop(h);
-                // Only the forward solve: half the flops of `H_b^-1 B_b^T`.
-                let mut y = block.coupling.transpose().to_owned();
-                solve_lower_triangular_in_place(llt.L(), y.as_mut(), Par::Seq);
-                let s = y.transpose() * &y;
-                Some((llt, y, s))
-            })
-            .collect();
-        let parts = parts?;
-        let mut schur = Mat::<f64>::zeros(self.sums, self.sums);
-        for (_, _, s) in &parts {
-            schur += s;
-        }
-        let schur = cholesky(&schur)?;
-        Some(Factored {
-            blocks: parts.into_iter().map(|(l, x, _)| (l, x)).collect(),
-            schur,
-        })
     }
 
     /// The right-hand side `g` of block `bi` (see the module's formulas).
@@ -168,7 +94,10 @@ impl Structure {
     /// `B_b^T mu` for block `b` (one entry per local variable).
     fn transpose_sums(&self, block: &Block, mu: &[f64]) -> Vec<f64> {
         (0..block.size)
-            .map(|l| (0..self.sums).map(|r| block.coupling[(r, l)] * mu[r]).sum())
+            .map(|l| {
+                let (r, count) = block.sum_of[l];
+                count * mu[r as usize]
+            })
             .collect()
     }
 
@@ -223,8 +152,8 @@ impl Structure {
         let mut sums = vec![0.0; self.sums];
         for b in &self.blocks {
             let vb = self.part(b, v);
-            for (r, s) in sums.iter_mut().enumerate() {
-                *s += (0..b.size).map(|l| b.coupling[(r, l)] * vb[l]).sum::<f64>();
+            for (&(r, count), v) in b.sum_of.iter().zip(vb) {
+                sums[r as usize] += count * v;
             }
         }
         sums
@@ -250,44 +179,5 @@ impl Structure {
             })
             .collect();
         parts.concat()
-    }
-
-    /// Solve `H dq = g + B^T dmu`, `B dq = rp` with the factors: with `u_b = L^-1 g_b`,
-    /// `B_b H_b^-1 g_b = Y_b^T u_b`, so `S dmu = rp - sum_b Y_b^T u_b` and
-    /// `dq_b = L^-T (u_b + Y_b dmu)`.
-    fn solve(&self, f: &Factored, g: &[Vec<f64>], rp: &[f64]) -> (Vec<f64>, Vec<f64>) {
-        let forward: Vec<Mat<f64>> = self
-            .blocks
-            .par_iter()
-            .zip(g)
-            .zip(&f.blocks)
-            .map(|((block, gb), (llt, _))| {
-                let mut u = Mat::from_fn(block.size, 1, |i, _| gb[i]);
-                solve_lower_triangular_in_place(llt.L(), u.as_mut(), Par::Seq);
-                u
-            })
-            .collect();
-        let mut rhs = Mat::<f64>::from_fn(self.sums, 1, |r, _| rp[r]);
-        for (u, (_, y)) in forward.iter().zip(&f.blocks) {
-            rhs -= y.transpose() * u;
-        }
-        f.schur.solve_in_place(rhs.as_mut());
-        let dmu: Vec<f64> = (0..self.sums).map(|r| rhs[(r, 0)]).collect();
-        let steps: Vec<Mat<f64>> = forward
-            .into_par_iter()
-            .zip(&f.blocks)
-            .map(|(u, (llt, y))| {
-                let mut w = u + y * &rhs;
-                solve_upper_triangular_in_place(llt.L().transpose(), w.as_mut(), Par::Seq);
-                w
-            })
-            .collect();
-        let mut dq = vec![0.0; self.variables];
-        for (block, w) in self.blocks.iter().zip(&steps) {
-            for i in 0..block.size {
-                dq[block.offset + i] = w[(i, 0)];
-            }
-        }
-        (dq, dmu)
     }
 }

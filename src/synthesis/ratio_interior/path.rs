@@ -70,9 +70,12 @@ pub(super) fn interior_point(
     let mut p = std::mem::replace(&mut out.last, Point::empty());
     let first = out.iterations + 1;
     let (mut best_gap, mut last_progress) = (f64::INFINITY, 0);
+    // The last factorization's storage, reused by the next.
+    let mut spare = None;
     for iteration in first..first + MAX_ITERATIONS {
         out.iterations = iteration;
-        let Some(factored) = s.factor(&p) else {
+        let factored = s.factor(&p, spare.take());
+        let Some(factored) = factored else {
             out.stopped = Some("the Newton system lost positive definiteness at the end of the path; the best point so far is kept".into());
             break;
         };
@@ -93,7 +96,7 @@ pub(super) fn interior_point(
             affine: Some(&dqa),
         };
         let (dq, dmu) = s.direction(&p, &factored, &target);
-        drop(factored);
+        spare = Some(factored);
         let (ap, ad) = s.step_lengths(&p, &dq, &target, STEP_TO_BOUNDARY);
         s.advance(&mut p, &dq, &dmu, &target, ap, ad);
         let objective = s.objective(&p.q);

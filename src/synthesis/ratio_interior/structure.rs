@@ -25,6 +25,9 @@ pub(super) struct Block {
     pub cost: Vec<f64>,
     /// The block's part of the row sums, dense (row sums x local variables).
     pub coupling: Mat<f64>,
+    /// The same, by local variable: the one row sum it lies in (the orbit of its input) and
+    /// its count there.
+    pub sum_of: Vec<(u32, f64)>,
     /// The ratio rows encoded in this block (indices into [`Structure::ratios`], each with two
     /// distinct ends).
     pub rows: Vec<u32>,
@@ -87,6 +90,7 @@ impl Structure {
                 offset,
                 cost: vec![0.0; size as usize],
                 coupling: Mat::zeros(0, 0),
+                sum_of: Vec::new(),
                 rows: Vec::new(),
             });
             offset += size as usize;
@@ -106,6 +110,16 @@ impl Structure {
                 let (b, l) = place[orbits.var(x, y)];
                 blocks[b].coupling[(r, l as usize)] += 1.0;
             }
+        }
+        for block in &mut blocks {
+            block.sum_of = (0..block.size)
+                .map(|l| {
+                    let r = (0..reps.len())
+                        .find(|&r| block.coupling[(r, l)] != 0.0)
+                        .expect("every entry's row is in the orbit of one representative");
+                    (r as u32, block.coupling[(r, l)])
+                })
+                .collect();
         }
         let stacked_of_orbit = place
             .iter()
