@@ -112,7 +112,10 @@ impl Structure {
         let primal = self.row_sums(&p.q);
         let rp: Vec<f64> = primal.iter().map(|s| 1.0 - s).collect();
         let (mut dq, mut dmu) = self.solve(f, &g, &rp);
-        for _ in 0..REFINEMENTS {
+        // The affine step only sets the centring and the corrector's second-order term, which
+        // need no refinement.
+        let refinements = if target.is_affine() { 0 } else { REFINEMENTS };
+        for _ in 0..refinements {
             let hdq = self.apply_h(p, &dq);
             let bdq = self.row_sums(&dq);
             let e: Vec<Vec<f64>> = self

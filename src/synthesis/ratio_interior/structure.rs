@@ -5,7 +5,8 @@ use super::super::symmetry::Orbits;
 use faer::Mat;
 use rayon::prelude::*;
 
-/// One ratio row `q_a <= factor q_b`, the same in every column.
+/// One ratio row `q_a <= factor q_b`, the same in every column (in [`Block::local_rows`],
+/// `a` and `b` are the block's local variables).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Ratio {
     pub a: u32,
@@ -31,9 +32,22 @@ pub(super) struct Block {
     /// The ratio rows encoded in this block (indices into [`Structure::ratios`], each with two
     /// distinct ends).
     pub rows: Vec<u32>,
+    /// The same rows with their local ends, stored in the block itself: every pass of the
+    /// method over the rows streams through this instead of looking each row up.
+    pub local_rows: Vec<Ratio>,
 }
 
 impl Block {
+    /// Encode ratio row `k` (`r`, with two distinct ends here).
+    fn push(&mut self, k: usize, r: &Ratio) {
+        self.rows.push(k as u32);
+        self.local_rows.push(Ratio {
+            a: self.local[r.a as usize],
+            b: self.local[r.b as usize],
+            factor: r.factor,
+        });
+    }
+
     /// `(local a, local b, factor)` of ratio row `r` in this block, `None` when both ends are
     /// the same variable (then the row says only `(factor - 1) q >= 0`, implied by `q >= 0`).
     #[inline]
@@ -92,6 +106,7 @@ impl Structure {
                 coupling: Mat::zeros(0, 0),
                 sum_of: Vec::new(),
                 rows: Vec::new(),
+                local_rows: Vec::new(),
             });
             offset += size as usize;
         }
@@ -147,19 +162,15 @@ impl Structure {
         self.blocks.iter().map(|b| b.rows.len()).sum()
     }
 
-    /// The encoded rows of `block` with their local ends.
+    /// The encoded rows of `block`, with their local ends (also in the returned row).
     pub fn rows_of<'a>(
         &'a self,
         block: &'a Block,
     ) -> impl Iterator<Item = (&'a Ratio, usize, usize)> + 'a {
-        block.rows.iter().map(move |&k| {
-            let r = &self.ratios[k as usize];
-            (
-                r,
-                block.local[r.a as usize] as usize,
-                block.local[r.b as usize] as usize,
-            )
-        })
+        block
+            .local_rows
+            .iter()
+            .map(|r| (r, r.a as usize, r.b as usize))
     }
 
     /// Encode in every block the rows with two distinct ends among `chosen` (indices into
@@ -172,7 +183,7 @@ impl Structure {
             for &k in chosen {
                 if !present[k] && block.ends(&ratios[k]).is_some() {
                     present[k] = true;
-                    block.rows.push(k as u32);
+                    block.push(k, &ratios[k]);
                 }
             }
         });
@@ -205,7 +216,9 @@ impl Structure {
                     list.sort_by(|x, y| y.0.total_cmp(&x.0));
                     list.truncate(per_input);
                     added += list.len();
-                    block.rows.extend(list.into_iter().map(|t| t.1));
+                    for (_, k) in list {
+                        block.push(k as usize, &ratios[k as usize]);
+                    }
                 }
                 added
             })
