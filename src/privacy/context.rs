@@ -45,17 +45,12 @@ pub(crate) fn leakage_over_pairs(
             // increasing, so ln_up(next_up(max_y fl(a_y / b_y))) bounds every exact
             // ln(a_y / b_y) of the pair (one division per entry, no fused remainder: this
             // scan is most of certification on large grids).
+            // Only entries with a > b count (a zero entry of x constrains nothing); a / 0 with
+            // a > 0 is infinite. Written without early exits so that it vectorizes.
             let mut largest: f64 = 0.0;
             for (&a, &b) in rows[x].iter().zip(&rows[x2]) {
-                if a == 0.0 {
-                    continue;
-                }
-                if b == 0.0 {
-                    return f64::INFINITY;
-                }
-                if a > b {
-                    largest = largest.max(a / b);
-                }
+                let r = if a > b { a / b } else { 0.0 };
+                largest = if r > largest { r } else { largest };
             }
             if largest == 0.0 {
                 return 0.0;
@@ -159,14 +154,17 @@ pub(crate) fn essential_pairs(e: &[Vec<f64>]) -> Vec<(usize, usize, f64)> {
         row[i] = 0.0;
     }
     for k in 0..n {
-        for i in 0..n {
-            for j in 0..n {
-                let via = d[i][k] + d[k][j];
-                if via < d[i][j] {
-                    d[i][j] = via;
+        // Row k does not change in step k (d[k][k] = 0), so the rows update in parallel.
+        let through = d[k].clone();
+        d.par_iter_mut().for_each(|row| {
+            let to_k = row[k];
+            for (entry, &from_k) in row.iter_mut().zip(&through) {
+                let via = to_k + from_k;
+                if via < *entry {
+                    *entry = via;
                 }
             }
-        }
+        });
     }
     let rows: Vec<Vec<(usize, usize, f64)>> = (0..n)
         .into_par_iter()
