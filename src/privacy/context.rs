@@ -390,6 +390,52 @@ mod tests {
         }
     }
 
+    /// The scan's quotient bound (the largest rounded quotient one step up) is never below the
+    /// per-entry bound from a fused remainder (`div_up`), and within an ulp of it, on entries a
+    /// few ulps apart, equal, zero in either row, and random.
+    #[test]
+    fn leakage_scan_bounds_every_quotient_like_a_fused_remainder() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let unit = vec![vec![0.0, 0.7], vec![0.7, 0.0]];
+        for case in 0..2000 {
+            let b: Vec<f64> = (0..6).map(|_| rng.gen_range(1e-9..1.0)).collect();
+            let a: Vec<f64> = b
+                .iter()
+                .map(|&v| match rng.gen_range(0..5) {
+                    0 => v,
+                    1 => v.next_up().next_up(),
+                    2 => v.next_down(),
+                    3 => 0.0,
+                    _ => rng.gen_range(1e-9..1.0),
+                })
+                .collect();
+            // The scan reads the rows only; they need not sum to one here.
+            let channel = Channel::from_rows_unchecked(vec![a.clone(), b.clone()]);
+            let scan = leakage_over_pairs(&channel, &unit, &[(0, 1)]);
+            let largest = a
+                .iter()
+                .zip(&b)
+                .filter(|(x, y)| x > y)
+                .map(|(&x, &y)| div_up(x, y))
+                .fold(0.0f64, f64::max);
+            let reference = if largest <= 1.0 {
+                0.0
+            } else {
+                div_up(ln_up(largest), 0.7)
+            };
+            assert!(scan >= reference, "case {case}: {scan} < {reference}");
+            assert!(
+                scan <= reference + 1e-14,
+                "case {case}: {scan} vs {reference}"
+            );
+        }
+        let zero_below = Channel::new(vec![vec![0.5, 0.5], vec![1.0, 0.0]]).unwrap();
+        assert_eq!(
+            leakage_over_pairs(&zero_below, &unit, &[(0, 1)]),
+            f64::INFINITY
+        );
+    }
+
     #[test]
     fn line_metric_keeps_only_adjacent_pairs() {
         let pairs = essential_pairs(&line(6));
