@@ -110,7 +110,18 @@ fn exact_sum_at_most(a: f64, b: f64, c: f64) -> bool {
 /// adjacent pairs, and certification scans O(n) pairs instead of O(n^2).
 pub(crate) fn checked_pairs(unit: &[Vec<f64>], n: usize) -> Vec<(usize, usize)> {
     let finite_positive = |v: f64| v.is_finite() && v > 0.0;
-    // Each row of pairs on its own thread (O(n^3) in all: 5 s at 900 symbols on one core).
+    // Legs that cannot take part (zero, negative, infinite or NaN) become +inf, which also
+    // leaves out k = a and k = b (the diagonal is zero). `into_b[b][k]` is `unit[k][b]`, so
+    // both legs are read in order and the screening loop vectorizes.
+    let leg = |v: f64| if finite_positive(v) { v } else { f64::INFINITY };
+    let from_a: Vec<Vec<f64>> = unit
+        .iter()
+        .map(|row| row.iter().map(|&v| leg(v)).collect())
+        .collect();
+    let into_b: Vec<Vec<f64>> = (0..n)
+        .map(|b| (0..n).map(|k| leg(unit[k][b])).collect())
+        .collect();
+    // Each row of pairs on its own thread (O(n^3) in all).
     let rows: Vec<Vec<(usize, usize)>> = (0..n)
         .into_par_iter()
         .map(|a| {
@@ -120,17 +131,35 @@ pub(crate) fn checked_pairs(unit: &[Vec<f64>], n: usize) -> Vec<(usize, usize)> 
                 if a == b || u.is_infinite() {
                     continue;
                 }
-                // The symbols next to `a` by index come first: on a line in index order they lie
-                // between a and b, which makes the search O(1) there instead of O(n) (the answer
-                // does not depend on the order).
+                let through = |k: usize| {
+                    k < n
+                        && k != a
+                        && k != b
+                        && finite_positive(unit[a][k])
+                        && finite_positive(unit[k][b])
+                        && exact_sum_at_most(unit[a][k], unit[k][b], u)
+                };
+                // The symbols next to `a` and `b` by index first: on a line in index order one
+                // of them lies between a and b, which makes the test O(1) there.
                 let near = [a.wrapping_sub(1), a + 1, b.wrapping_sub(1), b + 1];
                 let implied = finite_positive(u)
-                    && near.into_iter().filter(|&k| k < n).chain(0..n).any(|k| {
-                        k != a
-                            && k != b
-                            && finite_positive(unit[a][k])
-                            && finite_positive(unit[k][b])
-                            && exact_sum_at_most(unit[a][k], unit[k][b], u)
+                    && (near.into_iter().any(through) || {
+                        // Screening: rounding is monotone and `u` is a float, so a real sum at
+                        // most `u` rounds to at most `u`; when every rounded sum exceeds `u`, no
+                        // third symbol implies the pair. Otherwise the exact test decides.
+                        let shortest =
+                            from_a[a]
+                                .iter()
+                                .zip(&into_b[b])
+                                .fold(f64::INFINITY, |m, (x, y)| {
+                                    let s = x + y;
+                                    if s < m {
+                                        s
+                                    } else {
+                                        m
+                                    }
+                                });
+                        shortest <= u && (0..n).any(through)
                     });
                 if !implied {
                     pairs.push((a, b));
@@ -334,6 +363,113 @@ mod tests {
         let pairs = checked_pairs(&line(9), 9);
         assert_eq!(pairs.len(), 16);
         assert!(pairs.iter().all(|&(a, b)| a.abs_diff(b) == 1));
+    }
+
+    /// `a + b <= c` for the real sum, by exact integer arithmetic (a reference independent of
+    /// the TwoSum test): each float is `m 2^e`, aligned to the smallest exponent in i128.
+    fn exact_le(a: f64, b: f64, c: f64) -> bool {
+        let parts = |v: f64| -> (i128, i32) {
+            let bits = v.to_bits();
+            let exponent = ((bits >> 52) & 0x7ff) as i32;
+            let fraction = (bits & ((1 << 52) - 1)) as i128;
+            if exponent == 0 {
+                (fraction, -1074)
+            } else {
+                (fraction | (1 << 52), exponent - 1075)
+            }
+        };
+        let (pa, pb, pc) = (parts(a), parts(b), parts(c));
+        let low = pa.1.min(pb.1).min(pc.1);
+        // Values within a factor of 2^60 of each other fit in i128 once aligned.
+        assert!(pa.1.max(pb.1).max(pc.1) - low < 60, "{a} {b} {c}");
+        let at = |(m, e): (i128, i32)| m << (e - low);
+        at(pa) + at(pb) <= at(pc)
+    }
+
+    /// The checked pairs from their definition: every ordered pair with a finite entry but
+    /// those with a third symbol whose two positive, finite legs sum to at most the entry.
+    fn pairs_by_definition(unit: &[Vec<f64>]) -> Vec<(usize, usize)> {
+        let n = unit.len();
+        let ok = |v: f64| v.is_finite() && v > 0.0;
+        let mut out = Vec::new();
+        for a in 0..n {
+            for b in 0..n {
+                let u = unit[a][b];
+                if a == b || u.is_infinite() {
+                    continue;
+                }
+                let implied = ok(u)
+                    && (0..n).any(|k| {
+                        k != a
+                            && k != b
+                            && ok(unit[a][k])
+                            && ok(unit[k][b])
+                            && exact_le(unit[a][k], unit[k][b], u)
+                    });
+                if !implied {
+                    out.push((a, b));
+                }
+            }
+        }
+        out
+    }
+
+    /// The screened search keeps exactly the pairs of the definition: Euclidean grids with
+    /// spacing 0.1 (sums of square roots a rounding away from the entry), integer grids
+    /// (exact collinear ties), entries set one ulp above, at, or below a rounded two-leg sum,
+    /// zero and infinite entries, and random matrices.
+    #[test]
+    fn screened_pairs_are_the_pairs_of_the_definition() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        for case in 0..48 {
+            let n = rng.gen_range(3..14);
+            let spacing = if case % 4 == 0 { 1.0 } else { 0.1 };
+            let cols = rng.gen_range(1..5);
+            let p: Vec<(f64, f64)> = (0..n)
+                .map(|i| ((i % cols) as f64 * spacing, (i / cols) as f64 * spacing))
+                .collect();
+            let mut unit: Vec<Vec<f64>> = (0..n)
+                .map(|i| {
+                    (0..n)
+                        .map(|j| ((p[i].0 - p[j].0).powi(2) + (p[i].1 - p[j].1).powi(2)).sqrt())
+                        .collect()
+                })
+                .collect();
+            if case % 4 == 3 {
+                for (i, row) in unit.iter_mut().enumerate() {
+                    for (j, v) in row.iter_mut().enumerate() {
+                        if i != j {
+                            *v = rng.gen_range(0.1..2.0);
+                        }
+                    }
+                }
+            }
+            // Near-ties: some entries set to a rounded two-leg sum, one ulp either side of it.
+            for _ in 0..n {
+                let (a, k, b) = (
+                    rng.gen_range(0..n),
+                    rng.gen_range(0..n),
+                    rng.gen_range(0..n),
+                );
+                if a != k && k != b && a != b {
+                    let sum = unit[a][k] + unit[k][b];
+                    unit[a][b] = match rng.gen_range(0..3) {
+                        0 => sum.next_down(),
+                        1 => sum,
+                        _ => sum.next_up(),
+                    };
+                }
+            }
+            if case % 5 == 1 {
+                unit[0][n - 1] = f64::INFINITY;
+                unit[1][2] = 0.0;
+            }
+            assert_eq!(
+                checked_pairs(&unit, n),
+                pairs_by_definition(&unit),
+                "case {case}"
+            );
+        }
     }
 
     /// The leakage over the checked pairs is the leakage over all pairs (lines with fractional

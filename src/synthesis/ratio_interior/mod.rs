@@ -58,6 +58,10 @@ const INITIAL_ROWS_PER_INPUT: usize = 8;
 const ADDED_ROWS_PER_INPUT: usize = 512;
 /// A row counts as violated when `q_a - f q_b` exceeds this relative to the larger side.
 const RELATIVE_VIOLATION: f64 = 1e-9;
+/// After a round that found violated rows, the rows with `q_a > (1 - NEAR_BINDING) f q_b` are
+/// encoded too (on grids of 20 x 20 and 30 x 30: 143 and 267 iterations instead of 269 and
+/// 401; 0.1 took 187 at 20 x 20, 0.6 took 160 with twice the rows).
+const NEAR_BINDING: f64 = 0.3;
 /// Rounds of row generation before giving up (each adds only violated rows).
 const MAX_ROUNDS: usize = 50;
 
@@ -161,11 +165,18 @@ pub fn solve_ratio_interior(
         }
         let mut solved = solved;
         let checkpoints = std::mem::take(&mut solved.checkpoints);
-        point = Some(solved);
         if added == 0 {
+            point = Some(solved);
             complete = true;
             break;
         }
+        // Rows close to binding at this point are likely to bind once the violated ones hold:
+        // encoding them now saves rounds (each round costs tens of iterations).
+        let near = structure.add_violated(&solved.q, -NEAR_BINDING, ADDED_ROWS_PER_INPUT);
+        run.progress(&format!(
+            "ratio interior point, round {round}: {near} rows within {NEAR_BINDING} of binding added"
+        ));
+        point = Some(solved);
         previous = warm::resume(&structure, checkpoints);
         if previous.is_some() {
             warm_starts += 1;

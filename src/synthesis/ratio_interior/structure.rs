@@ -189,8 +189,10 @@ impl Structure {
         });
     }
 
-    /// Encode in each block the rows that `q` (stacked) violates by more than `tolerance`
-    /// (at most `per_input` of the worst per input); how many were added.
+    /// Encode in each block the rows at which `q` (stacked) has `q_a - f q_b` above `tolerance`
+    /// times the larger side (violated by more than that; a negative `tolerance` also takes
+    /// rows that hold but are close to binding), at most `per_input` of the worst per input;
+    /// how many were added.
     pub fn add_violated(&mut self, q: &[f64], tolerance: f64, per_input: usize) -> usize {
         let ratios = &self.ratios;
         self.blocks
