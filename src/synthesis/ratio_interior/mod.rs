@@ -18,6 +18,11 @@
 //! holds with a margin (see [`warm`]); it keeps every row sum too. On a 20 x 20 grid the rounds
 //! that add a few rows then take 5 to 15 iterations instead of 60 to 80.
 //!
+//! **Rows.** The first round encodes each input's tightest rows; each later round adds the rows
+//! the last point violates and, with them, those within [`NEAR_BINDING`] of binding, which are
+//! the ones likely to bind once the violated rows hold (a cutting-plane method's
+//! epsilon-active rows). The final certificate checks every pair, encoded or not.
+//!
 //! **Bound.** For any `mu` and any `z >= 0`, every feasible point has
 //! `c.q = r.q + mu.(B q) + z.(G q) >= r.q + sum_r mu_r` with `r = c - B^T mu - G^T z`. Every
 //! variable (an orbit of entries `(x, y)`) lies in exactly one row sum, that of the orbit of its
