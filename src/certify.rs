@@ -124,7 +124,7 @@ pub fn average_groups(channel: &Channel, groups: &[Vec<usize>], prior: &[f64]) -
 /// [`crate::privacy::PrivacyNotion::mixing_weight`]), when each notion has one: their largest
 /// is the smallest weight that repairs `channel` towards the constant rows `target` in exact
 /// arithmetic (up to the rounding of the formulas), so a weight just above it usually
-/// certifies at once. Tried at that weight nudged up by each of [`DIRECT_WEIGHT_MARGINS`] (each
+/// certifies at once. Tried at that weight nudged up by each of `DIRECT_WEIGHT_MARGINS` (each
 /// within `REPAIR_RELATIVE_PRECISION`); `None` when none certifies. A few leakage scans, where
 /// [`repair_by_mixing`]'s search may take dozens.
 pub fn repair_directly(

@@ -4,7 +4,7 @@
 //! Every finite double is an integer multiple of `2^-1074`: `v = M 2^(e - 1074)` with a 53-bit
 //! integer `M` and `0 <= e <= 2045`. The accumulator keeps the exact sum as 64-bit limbs of that
 //! integer, each held in an `i128` so that additions need no carry until the headroom is used;
-//! carries are propagated every [`CARRY_EVERY`] additions. Cost: O(1) per value, against the
+//! carries are propagated every `CARRY_EVERY` additions. Cost: O(1) per value, against the
 //! growing expansion of Shewchuk's method.
 
 /// Limbs: 2098 bits of value (`2^-1074 .. 2^1024`) plus carry room.

@@ -9,7 +9,7 @@ use super::quadrature::Integral;
 /// Relative width at which a root search on a closed form stops.
 pub const CLOSED_FORM_WIDTH: f64 = 1e-12;
 
-/// Vanilla Gaussian mechanism (Dwork and Roth 2014, Thm A.1; context-aware-lip [39]):
+/// Vanilla Gaussian mechanism (Dwork and Roth 2014, Thm A.1; context-aware-lip \[39\]):
 /// `sigma = Delta sqrt(2 ln(1.25 / delta)) / eps`, proven for `eps < 1`.
 pub fn vanilla_gaussian(eps: f64, delta: f64, sensitivity: f64) -> f64 {
     sensitivity * (2.0 * (1.25 / delta).ln()).sqrt() / eps
@@ -31,7 +31,7 @@ pub fn analytic_gaussian(eps: f64, delta: f64, sensitivity: f64) -> f64 {
     .unwrap_or(f64::INFINITY)
 }
 
-/// Laplace mechanism under eps-LDP (Dwork et al. 2006; context-aware-lip [13]): `b = Delta / eps`.
+/// Laplace mechanism under eps-LDP (Dwork et al. 2006; context-aware-lip \[13\]): `b = Delta / eps`.
 pub fn laplace_ldp(eps: f64, sensitivity: f64) -> f64 {
     sensitivity / eps
 }

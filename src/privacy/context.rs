@@ -19,7 +19,7 @@ pub struct ContextLdp {
     pub unit: Vec<Vec<f64>>,
     /// The constraint's name in reports.
     pub name: &'static str,
-    /// The pairs certification checks ([`checked_pairs`] of `unit`).
+    /// The pairs certification checks (`checked_pairs` of `unit`).
     pub checked: Vec<(usize, usize)>,
 }
 

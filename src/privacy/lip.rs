@@ -28,7 +28,7 @@ pub struct Lip {
 /// Smallest eps for which `channel` is eps-LIP for every prior in the convex hull of `priors`:
 /// the worst `|ln(Q[x][y] / lambda_y)|` over the listed priors (the ratio's extremes over the
 /// hull are at its vertices), for inputs in the union of their supports. Outward rounded:
-/// `lambda_y` is bracketed by [`sum_bounds`].
+/// `lambda_y` is bracketed by `sum_bounds`.
 pub fn lip_leakage(channel: &Channel, priors: &[Vec<f64>]) -> f64 {
     let support = union_support(priors);
     let mut worst: f64 = 0.0;

@@ -181,7 +181,7 @@ impl PrivacySpec {
     }
 
     /// Validate against `domain` and build the constraint set for a program to solve: every
-    /// epsilon must be in `[0, MAX_EPSILON]` ([`check_epsilon`]). `key` is the entry's path
+    /// epsilon must be in `[0, MAX_EPSILON]` (`check_epsilon`). `key` is the entry's path
     /// (`privacy[0]`); non-fatal findings are appended to `warnings`.
     pub fn resolve(
         &self,
@@ -194,7 +194,7 @@ impl PrivacySpec {
 
     /// As [`PrivacySpec::resolve`], for checking a given channel against the constraint (as
     /// `audit` does) rather than solving a program: epsilon may be any finite number >= 0
-    /// ([`check_epsilon_finite`]), since no solver has to resolve `e^epsilon`.
+    /// (`check_epsilon_finite`), since no solver has to resolve `e^epsilon`.
     pub fn resolve_to_check(
         &self,
         key: &str,

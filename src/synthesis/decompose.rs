@@ -88,7 +88,7 @@ pub fn staircase_epsilon(privacy: &[&dyn PrivacyNotion]) -> Option<f64> {
 }
 
 /// Solve `min/max sum c[x][y] Q[x][y]` by decomposition, in at most `max_rounds` rounds (at
-/// most [`MAX_ROUNDS`]); `None` when it does not apply.
+/// most `MAX_ROUNDS`); `None` when it does not apply.
 pub fn solve_by_decomposition(
     privacy: &[&dyn PrivacyNotion],
     coefficients: &[Vec<f64>],

@@ -96,7 +96,7 @@ fn symmetric_epsilon(
     (n >= 2 && epsilon > 0.0 && epsilon.is_finite() && uniform && identity).then_some(epsilon)
 }
 
-/// Solve the frequency design in closed form when [`symmetric_epsilon`] applies; `None`
+/// Solve the frequency design in closed form when `symmetric_epsilon` applies; `None`
 /// otherwise (or when the balanced channel would be too large to emit).
 pub fn solve_symmetric_design(
     privacy: &[&dyn PrivacyNotion],

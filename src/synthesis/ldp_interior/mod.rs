@@ -45,7 +45,7 @@ use rayon::prelude::*;
 use std::time::Instant;
 
 /// The method stops when the gap between the objective of the point made a channel and the
-/// rigorous bound is at most this relative to the objective plus [`ABSOLUTE_GAP`] (well inside
+/// rigorous bound is at most this relative to the objective plus `ABSOLUTE_GAP` (well inside
 /// the report's default tolerance of 1e-9 plus 1e-6 relative).
 pub const LDP_INTERIOR_GAP_TOLERANCE: f64 = 1e-9;
 /// The absolute part of the stopping gap, in units of the largest cost (the scaled units, so

@@ -49,7 +49,7 @@ use std::time::Instant;
 use structure::Structure;
 
 /// The method stops when the gap between its point's objective and the rigorous bound is at
-/// most this relative to the objective plus [`ABSOLUTE_GAP`] (well inside the report's default
+/// most this relative to the objective plus `ABSOLUTE_GAP` (well inside the report's default
 /// tolerance of 1e-9 plus 1e-6 relative, leaving room for the rounding of the channel).
 pub const RATIO_INTERIOR_GAP_TOLERANCE: f64 = 1e-8;
 /// The absolute part of the stopping gap, in units of the largest cost.
