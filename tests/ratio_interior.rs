@@ -200,3 +200,34 @@ fn refusals_name_the_condition() {
         }
     }
 }
+
+/// The same problem gives the same channel bit for bit on one thread and on three (the
+/// blocks' sums are combined in block order, whatever the threads do).
+#[test]
+fn one_thread_and_three_give_the_same_bits() {
+    let p = problem(
+        "[domain]\ngrid = { rows = 10, cols = 10 }\n[[privacy]]\nnotion = \"d-privacy\"\nmetric = \"euclidean\"\nepsilon = 0.5\n[objective]\nkind = \"expected-loss\"\nloss = \"absolute\"\n",
+    );
+    let on = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| run(&p, MethodChoice::RatioInteriorPoint, 60.0))
+    };
+    let (one, three) = (on(1), on(3));
+    assert_eq!(one.status, Status::Optimal);
+    assert_eq!(one.solver.iterations, three.solver.iterations);
+    let bits = |r: &mechsynth::report::Report| -> Vec<u64> {
+        r.channel
+            .as_ref()
+            .unwrap()
+            .rows()
+            .iter()
+            .flatten()
+            .map(|v| v.to_bits())
+            .collect()
+    };
+    assert!(bits(&one) == bits(&three), "the channels differ");
+    assert_eq!(one.bound.map(f64::to_bits), three.bound.map(f64::to_bits));
+}

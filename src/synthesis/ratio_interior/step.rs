@@ -88,7 +88,10 @@ impl Structure {
     }
 
     /// Apply `f(slack, ds, z, dz)` to every ratio row and `g(q, dq, w, dw)` to every variable
-    /// for the step `dq` toward `target`, and combine the results with `combine`.
+    /// for the step `dq` toward `target`, and combine the results with `combine`. Each block is
+    /// folded on its own thread, and the blocks' results are combined in block order, so sums
+    /// come out the same bit for bit whatever the threads do (a parallel reduction's tree
+    /// depends on work stealing, and it made runs differ by a few iterations).
     #[allow(clippy::too_many_arguments)]
     pub fn fold_pairs<T: Send + Sync + Copy>(
         &self,
@@ -112,7 +115,9 @@ impl Structure {
                 });
                 acc
             })
-            .reduce(|| identity, combine)
+            .collect::<Vec<T>>()
+            .into_iter()
+            .fold(identity, combine)
     }
 
     /// Move the point: `q += ap dq`, `w, z += ad (dw, dz)`, `mu += ad dmu`.
