@@ -1,5 +1,6 @@
-//! `audit` of the built binary with a closed stderr (`mechsynth audit ... 2>&1 | head -1`, or
-//! a log reader that went away): its warnings are dropped and the report still comes out.
+//! The built binary with a closed stderr (`mechsynth audit ... 2>&1 | head -1`, or a log
+//! reader that went away: its warnings are dropped and the report still comes out), and with a
+//! closed stdout (the run stops quietly).
 
 use std::process::{Command, Stdio};
 
@@ -52,4 +53,32 @@ fn audit_survives_a_closed_stderr() {
         assert!(text.contains("d-privacy"), "{format}: {text}");
     }
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+/// The reader of stdout goes away (`mechsynth solve p.toml --format json | head -c 10`): the
+/// run stops quietly with exit 0 instead of printing "error: Broken pipe" and exiting 1. The
+/// report of a 10 x 10 grid (about 200 KB) is larger than a pipe's buffer, so the write fails.
+#[test]
+fn a_closed_stdout_ends_the_run_quietly() {
+    let dir = std::env::temp_dir().join(format!("mechsynth-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("grid.toml");
+    std::fs::write(
+        &path,
+        "[domain]\ngrid = { rows = 10, cols = 10 }\n[[privacy]]\nnotion = \"d-privacy\"\nmetric = \"euclidean\"\nepsilon = 0.5\n[objective]\nkind = \"expected-loss\"\nloss = \"absolute\"\n",
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mechsynth"))
+        .args(["solve", path.to_str().unwrap(), "--format", "json"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // close the read end: every write to stdout fails
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(!err.contains("error"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -11,7 +11,7 @@
 //! while reading their input, estimate in EM or its bootstrap); `continuous` exits 3 when no noise meets the target, 4 at
 //! its time limit, 6 with `--verify` when a closed form of the paper fails; `compose` exits 4
 //! at its time limit; `transfer` exits 0, 1 or 2, and 4 when `--simulate` reaches
-//! `--time-limit`.
+//! `--time-limit`. A closed stdout (`mechsynth solve p.toml | head`) ends any run quietly with 0.
 
 /// `eprintln!` that ignores a failed write: a closed stderr (`2>&1 | head`) must neither stop
 /// nor crash the run. Defined before the modules so that every one can use it.
@@ -97,12 +97,24 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => ExitCode::from(code),
+        // A reader that closed the pipe (`mechsynth solve p.toml | head`) wanted no more
+        // output: stop quietly, as ripgrep does.
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             let f = classify(error);
             log_line!("error: {:#}", f.error);
             ExitCode::from(f.code)
         }
     }
+}
+
+/// Whether the error comes from writing to a pipe whose reader has gone.
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 fn run(cli: Cli) -> Result<u8> {
