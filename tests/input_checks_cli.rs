@@ -1,7 +1,7 @@
 //! The built `mechsynth` binary refuses problem and channel files whose keys it would otherwise
 //! read wrongly or drop: repeated domain values, distance-based losses and metrics on a `labels`
 //! domain, keys that an objective kind or a loss table ignores, unknown keys of every notion.
-//! Each refusal exits 2 and names the key and the value.
+//! Each refusal exits 2 and names the key and the value; so does a negative value of a numeric flag.
 
 use mechsynth::objective::OBJECTIVE_NAMES;
 use mechsynth::privacy::NOTION_NAMES;
@@ -207,4 +207,28 @@ fn mmse_sum_with_weight_zero_is_refused() {
     );
     assert_solved(&o);
     assert!(String::from_utf8_lossy(&o.stdout).contains("\"goal\": \"minimize\""));
+}
+
+/// A negative number given to a numeric flag reaches the flag's own check, which names the
+/// flag and the value (clap alone called `-1` an unexpected argument), for every subcommand.
+#[test]
+fn negative_flag_values_get_the_flags_own_message() {
+    let problem = concat!(env!("CARGO_MANIFEST_DIR"), "/problems/ldp-hamming-5.toml");
+    for (args, needle) in [
+        (
+            vec!["solve", problem, "--time-limit", "-1"],
+            "`--time-limit` = -1",
+        ),
+        (vec!["solve", problem, "--gap", "-1"], "`--gap` = -1"),
+        (
+            vec!["verify", problem, "--time-limit", "-5"],
+            "`--time-limit` = -5",
+        ),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_mechsynth"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_refused(&o, &[needle]);
+    }
 }

@@ -40,7 +40,7 @@ mod transfer;
 mod verify;
 
 use anyhow::Result;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use common::classify;
 use std::process::ExitCode;
 
@@ -94,7 +94,18 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // Negative numbers are values (`--time-limit -1` gets the check's message naming the flag,
+    // not clap's "unexpected argument").
+    let command = Cli::command().mut_subcommands(|sub| {
+        sub.mut_args(|arg| {
+            if arg.get_action().takes_values() {
+                arg.allow_negative_numbers(true)
+            } else {
+                arg
+            }
+        })
+    });
+    let cli = Cli::from_arg_matches(&command.get_matches()).unwrap_or_else(|e| e.exit());
     match run(cli) {
         Ok(code) => ExitCode::from(code),
         // A reader that closed the pipe (`mechsynth solve p.toml | head`) wanted no more
