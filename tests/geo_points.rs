@@ -270,3 +270,30 @@ fn a_points_domain_round_trips_through_solve() {
     let (a, b) = (report.objective.unwrap(), explicit.objective.unwrap());
     assert!((a - b).abs() <= OBJECTIVE_AGREEMENT, "{a} vs {b}");
 }
+
+/// Two places at the same coordinates are solved (their rows are forced equal) with a warning
+/// that names both; places a metre apart, or on distinct lines of a planar file, get none.
+#[test]
+fn coincident_points_are_named_in_a_warning() {
+    let dir = TempDir::new("coincident");
+    let warned = |p: &Problem| p.warnings.iter().any(|w| w.contains("same place"));
+    let csv = "name,lon,lat\nA,13.37,52.51\nB,13.40,52.52\nC,13.37,52.51\nD,13.41,52.50\n";
+    let p = load(&dir, csv, LONLAT, "").unwrap();
+    let w: Vec<&String> = p
+        .warnings
+        .iter()
+        .filter(|w| w.contains("same place"))
+        .collect();
+    assert_eq!(w.len(), 1, "{:?}", p.warnings);
+    assert!(
+        w[0].contains("\"A\" and \"C\"") && w[0].contains("1 pair "),
+        "{}",
+        w[0]
+    );
+    let report = solve(&p, &SolveOptions::default()).unwrap();
+    let rows = report.channel.as_ref().unwrap().rows();
+    assert_eq!(rows[0], rows[2]);
+    assert!(report.warnings.iter().any(|w| w.contains("same place")));
+    let apart = "name,lon,lat\nA,13.37,52.51\nB,13.40,52.52\nC,13.37001,52.51\n";
+    assert!(!warned(&load(&dir, apart, LONLAT, "").unwrap()));
+}

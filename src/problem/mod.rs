@@ -115,7 +115,7 @@ impl Problem {
                 "a problem needs at least one [[privacy]] entry",
             ));
         }
-        let mut warnings = Vec::new();
+        let mut warnings = coincident_points(&domain);
         if let Some(p) = &spec.domain.prior {
             warnings.extend(crate::domain::normalize_prior("domain.prior", p).1);
         }
@@ -271,4 +271,34 @@ pub struct SweepSpec {
     /// Priors to try (each over the domain).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub priors: Option<Vec<Vec<f64>>>,
+}
+
+/// Most coincident pairs a warning names.
+const COINCIDENT_SHOWN: usize = 5;
+
+/// A warning for points of a `points` domain that lie at the same place (natural distance 0):
+/// any distance-based notion then forces their rows of the channel to be equal, which a user
+/// who listed two places at one address may not expect.
+fn coincident_points(domain: &Domain) -> Vec<String> {
+    if !matches!(domain.positions(), crate::domain::Positions::Points { .. }) {
+        return Vec::new();
+    }
+    let d = domain.natural_distances();
+    let labels = domain.labels();
+    let pairs: Vec<String> = (0..d.len())
+        .flat_map(|a| ((a + 1)..d.len()).map(move |b| (a, b)))
+        .filter(|&(a, b)| d[a][b] == 0.0)
+        .map(|(a, b)| format!("{:?} and {:?}", labels[a], labels[b]))
+        .collect();
+    if pairs.is_empty() {
+        return Vec::new();
+    }
+    let more = pairs.len().saturating_sub(COINCIDENT_SHOWN);
+    vec![format!(
+        "domain.points: {} pair{} of points lie at the same place ({}{}): a distance-based notion forces their rows of the channel to be equal",
+        pairs.len(),
+        if pairs.len() == 1 { "" } else { "s" },
+        pairs[..pairs.len().min(COINCIDENT_SHOWN)].join(", "),
+        if more > 0 { format!(", and {more} more") } else { String::new() }
+    )]
 }
