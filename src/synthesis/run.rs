@@ -2,6 +2,7 @@
 //! progress goes.
 
 use mechsynth_solvers::{BackendKind, LpBackend, SolveOptions};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -15,6 +16,8 @@ pub struct Run<'a> {
     options: SolveOptions,
     deadline: Instant,
     progress: Option<ProgressSink>,
+    /// Set when a method found that its next step would end past the deadline.
+    spent: AtomicBool,
 }
 
 impl<'a> Run<'a> {
@@ -35,6 +38,7 @@ impl<'a> Run<'a> {
             options,
             deadline,
             progress,
+            spent: AtomicBool::new(false),
         }
     }
 
@@ -50,9 +54,16 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Whether the time limit has passed.
+    /// Whether the time limit has passed, or a method declared the time spent (see
+    /// [`Run::spend`]).
     pub fn expired(&self) -> bool {
-        Instant::now() >= self.deadline
+        self.spent.load(Ordering::Relaxed) || Instant::now() >= self.deadline
+    }
+
+    /// Declare the time spent: a method that stops because its next step would end past the
+    /// deadline calls this, so that the methods after it do not start (they would overrun).
+    pub fn spend(&self) {
+        self.spent.store(true, Ordering::Relaxed);
     }
 
     /// The deadline.

@@ -177,6 +177,12 @@ pub fn solve_ratio_interior(
         }
         // Rows close to binding at this point are likely to bind once the violated ones hold:
         // encoding them now saves rounds (each round costs tens of iterations).
+        if run.expired() || solved.out_of_time {
+            point = Some(solved);
+            let s = if round == 1 { "" } else { "s" };
+            notes.push(format!("the time limit ended the row generation after {round} round{s}; the channel violates some rows and is repaired by certification"));
+            break;
+        }
         let near = structure.add_violated(&solved.q, -NEAR_BINDING, ADDED_ROWS_PER_INPUT);
         run.progress(&format!(
             "ratio interior point, round {round}: {near} rows within {NEAR_BINDING} of binding added"
@@ -185,10 +191,6 @@ pub fn solve_ratio_interior(
         previous = warm::resume(&structure, checkpoints);
         if previous.is_some() {
             warm_starts += 1;
-        }
-        if run.expired() {
-            notes.push(format!("the time limit ended the row generation after {round} rounds; the channel violates some rows and is repaired by certification"));
-            break;
         }
     }
     if !complete && rounds == MAX_ROUNDS {

@@ -30,6 +30,8 @@ pub(super) struct Solved {
     pub closed: bool,
     /// Why it stopped early, when it did.
     pub stopped: Option<String>,
+    /// Whether the time limit stopped it (or would have, during the next iteration).
+    pub out_of_time: bool,
     /// The last iterate, to continue from with the same rows.
     pub last: Point,
     /// Earlier iterates with their complementarity level, one per [`CHECKPOINT_FACTOR`] of
@@ -47,6 +49,7 @@ impl Solved {
             iterations: 0,
             closed: false,
             stopped: None,
+            out_of_time: false,
             last: p,
             checkpoints,
         }
@@ -67,13 +70,26 @@ pub(super) fn interior_point(
     let mut out = from.unwrap_or_else(|| Solved::at(s, s.start(), Vec::new()));
     out.closed = false;
     out.stopped = None;
+    out.out_of_time = false;
     let mut p = std::mem::replace(&mut out.last, Point::empty());
     let first = out.iterations + 1;
     let (mut best_gap, mut last_progress) = (f64::INFINITY, 0);
     // The last factorization's storage, reused by the next.
     let mut spare = None;
+    let mut started = std::time::Instant::now();
     for iteration in first..first + MAX_ITERATIONS {
         out.iterations = iteration;
+        // One more iteration would end past the deadline: stop now (iterations cost up to a
+        // second on large grids, so checking only after each one overran short limits).
+        let last = started.elapsed();
+        started = std::time::Instant::now();
+        if iteration > first && started + last > run.deadline() {
+            out.stopped = Some("the time limit ended the interior-point method".into());
+            out.out_of_time = true;
+            out.iterations = iteration - 1;
+            run.spend();
+            break;
+        }
         let factored = s.factor(&p, spare.take());
         let Some(factored) = factored else {
             out.stopped = Some("the Newton system lost positive definiteness at the end of the path; the best point so far is kept".into());
@@ -119,6 +135,7 @@ pub(super) fn interior_point(
         }
         if run.expired() {
             out.stopped = Some("the time limit ended the interior-point method".into());
+            out.out_of_time = true;
             break;
         }
         if iteration + 1 == first + MAX_ITERATIONS {
