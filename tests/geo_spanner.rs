@@ -213,3 +213,22 @@ fn the_binary_reports_the_spanner_and_the_bound_on_the_exact_problem() {
     let check = &report["certificate"]["checks"][0];
     assert!(check["achieved"].as_f64().unwrap() <= check["requested"].as_f64().unwrap());
 }
+
+/// The interior point by output column, which encodes the column cone itself, names the
+/// spanner in its encoding line as the LP does (it said only "ratio rows").
+#[test]
+fn the_interior_point_names_the_spanner_it_encodes() {
+    let problem = grid_problem(10, 0.5, Some(1.1));
+    let options = SolveOptions {
+        method: mechsynth::MethodChoice::RatioInteriorPoint,
+        ..SolveOptions::default()
+    };
+    let report = solve(&problem, &options).unwrap();
+    assert_eq!(report.method, mechsynth::synthesis::Method::RatioInteriorPoint);
+    let line = &report.encoding[0];
+    assert!(
+        line.contains("ratio rows") && line.contains("spanner with dilation 1.1"),
+        "{line}"
+    );
+    assert!(line.contains("(of 4950 pairs)"), "{line}");
+}

@@ -212,6 +212,19 @@ impl SpannerEncoding {
         scaled(&self.edge_distances, epsilon / self.achieved)
     }
 
+    /// What the encoding keeps, for `n` symbols at `epsilon`.
+    pub fn describe(&self, n: usize, epsilon: f64) -> String {
+        format!(
+            "spanner with dilation {} (achieved {:.6}): {} edges (of {} pairs), each direction encoded at eps/{:.6} = {}; the channel is optimal for this spanner-restricted problem; `solve` bounds exact eps-d-privacy separately (certification checks every pair at eps)",
+            self.dilation,
+            self.achieved,
+            self.edges,
+            n * n.saturating_sub(1) / 2,
+            self.achieved,
+            epsilon / self.achieved
+        )
+    }
+
     fn encode(&self, lp: &mut ChannelLp, epsilon: f64) -> String {
         let n = self.edge_distances.len();
         let mut loose = 0;
@@ -230,15 +243,7 @@ impl SpannerEncoding {
                 }
             }
         }
-        let mut note = format!(
-            "spanner with dilation {} (achieved {:.6}): {} edges (of {} pairs), each direction encoded at eps/{:.6} = {}; the channel is optimal for this spanner-restricted problem; `solve` bounds exact eps-d-privacy separately (certification checks every pair at eps)",
-            self.dilation,
-            self.achieved,
-            self.edges,
-            n * n.saturating_sub(1) / 2,
-            self.achieved,
-            epsilon / self.achieved
-        );
+        let mut note = self.describe(n, epsilon);
         if loose > 0 {
             note.push_str(&format!(
                 "; {loose} ordered edges allow a log-ratio above {} and are left to certification",
@@ -292,6 +297,12 @@ impl PrivacyNotion for DPrivacy {
 
     fn column_cone(&self, n: usize) -> Option<ColumnCone> {
         Some(pairs_cone(n, &self.encoded_budgets()))
+    }
+
+    fn cone_note(&self) -> Option<String> {
+        self.spanner
+            .as_ref()
+            .map(|s| s.describe(self.distances.len(), self.epsilon))
     }
 
     fn ties(&self, _n: usize) -> Vec<(usize, usize)> {

@@ -82,6 +82,13 @@ pub trait PrivacyNotion: Debug + Send + Sync {
     /// polyhedral and column-wise (mutual information).
     fn column_cone(&self, n: usize) -> Option<ColumnCone>;
 
+    /// What [`PrivacyNotion::column_cone`] keeps of the notion, when that is not all of it (an
+    /// approximate encoding): methods that encode the cone themselves put it in their
+    /// encoding line.
+    fn cone_note(&self) -> Option<String> {
+        None
+    }
+
     /// Pairs of inputs `(a, b)` whose rows this notion forces to be equal, in every channel
     /// it allows (e.g. every pair under 0-LDP: `Q[a][y] <= Q[b][y]` for all y with both rows
     /// summing to 1 gives equality). Certification makes such rows exactly equal.

@@ -137,11 +137,7 @@ fn formulate_other(
                 if method == MethodChoice::Auto && staircase_epsilon(&all).is_some() {
                     outcome.notes.push(ldp_interior_refusal(&all, n));
                 }
-                let encoding = all
-                    .iter()
-                    .map(|p| format!("{}: column cone for pricing", p.key()))
-                    .collect();
-                return Ok((outcome, encoding));
+                return Ok((outcome, cone_encoding(&all, "column cone for pricing")));
             }
             if method == MethodChoice::Decomposition {
                 return Err(SolveError::MethodNotApplicable(
@@ -161,7 +157,10 @@ fn formulate_other(
                     "the ratio-interior-point method needs notions made only of ratio rows Q[a][y] <= f Q[b][y] with every factor above 1 (d-privacy between distinct points, context-ldp without zero entries, ldp with eps > 0), without (eps, delta) or coupling rows".into(),
                 ));
             };
-            return Ok((outcome, ratio_encoding(&all)));
+            return Ok((
+                outcome,
+                cone_encoding(&all, "ratio rows, one dense block per output column"),
+            ));
         }
         let large = method == MethodChoice::Auto
             && (n >= LAZY_MIN_INPUTS
@@ -175,7 +174,10 @@ fn formulate_other(
             if let Some(outcome) = solve_ratio_interior(&all, coefficients, goal, &symmetries, run)
             {
                 if ratio_interior_closed(&outcome) || run.expired() {
-                    return Ok((outcome, ratio_encoding(&all)));
+                    return Ok((
+                        outcome,
+                        cone_encoding(&all, "ratio rows, one dense block per output column"),
+                    ));
                 }
                 unclosed = Some(outcome);
             }
@@ -191,15 +193,8 @@ fn formulate_other(
                         first.notes.first().map_or("", String::as_str)
                     ));
                 }
-                let encoding = all
-                    .iter()
-                    .map(|p| {
-                        format!(
-                            "{}: ratio rows added as violated (see the method notes)",
-                            p.key()
-                        )
-                    })
-                    .collect();
+                let encoding =
+                    cone_encoding(&all, "ratio rows added as violated (see the method notes)");
                 return Ok((outcome, encoding));
             }
             if method == MethodChoice::LazyRows {
@@ -209,7 +204,10 @@ fn formulate_other(
             }
         }
         if let Some(outcome) = unclosed {
-            return Ok((outcome, ratio_encoding(&all)));
+            return Ok((
+                outcome,
+                cone_encoding(&all, "ratio rows, one dense block per output column"),
+            ));
         }
         return Ok(solve_linear(
             &problem.privacy,
@@ -351,10 +349,14 @@ fn with_krr_note(problem: &Problem, mut outcome: Outcome) -> Outcome {
 /// method that clearly failed.
 const CLOSED_GAP: f64 = 8e-7;
 
-/// The encoding line of the interior point by output column.
-fn ratio_encoding(all: &[&dyn PrivacyNotion]) -> Vec<String> {
+/// The encoding lines of a method that encodes the notions' column cones itself: `what` it
+/// does with them, and what an approximate cone keeps (a spanner's edges).
+fn cone_encoding(all: &[&dyn PrivacyNotion], what: &str) -> Vec<String> {
     all.iter()
-        .map(|p| format!("{}: ratio rows, one dense block per output column", p.key()))
+        .map(|p| {
+            let kept = p.cone_note().map(|n| format!("; {n}")).unwrap_or_default();
+            format!("{}: {what}{kept}", p.key())
+        })
         .collect()
 }
 
