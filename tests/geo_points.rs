@@ -156,6 +156,12 @@ fn bad_points_files_name_the_key_the_line_and_the_value() {
             vec!["domain.points.file", "at least 2 points"],
         ),
         (
+            "",
+            LONLAT.into(),
+            "",
+            vec!["domain.points.file", "is empty", "header row"],
+        ),
+        (
             "name,lon,lat\nA,2.0,48.0\nB,2.1,91.0\n",
             LONLAT.into(),
             "",

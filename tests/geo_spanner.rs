@@ -224,7 +224,10 @@ fn the_interior_point_names_the_spanner_it_encodes() {
         ..SolveOptions::default()
     };
     let report = solve(&problem, &options).unwrap();
-    assert_eq!(report.method, mechsynth::synthesis::Method::RatioInteriorPoint);
+    assert_eq!(
+        report.method,
+        mechsynth::synthesis::Method::RatioInteriorPoint
+    );
     let line = &report.encoding[0];
     assert!(
         line.contains("ratio rows") && line.contains("spanner with dilation 1.1"),

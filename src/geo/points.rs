@@ -73,6 +73,13 @@ impl PointsSpec {
             .iter()
             .map(str::to_string)
             .collect::<Vec<_>>();
+        if headers.iter().all(|h| h.is_empty()) {
+            return Err(ProblemError::invalid(
+                format!("{KEY}.file"),
+                &shown,
+                "is empty: a points file needs a header row naming its columns, then one row per point",
+            ));
+        }
         let column = |key: &str, name: &str| -> Result<usize, ProblemError> {
             headers.iter().position(|h| h == name).ok_or_else(|| {
                 ProblemError::invalid(
