@@ -149,6 +149,28 @@ fn auto_picks_it_on_a_grid_and_agrees_with_lazy_rows() {
     assert!(lazy.bound.unwrap() <= a * (1.0 + BOUND_ROUNDING));
 }
 
+/// From 25 inputs `auto` takes the method without any symmetry too (a 6 x 6 grid with an uneven
+/// prior, where it used to solve one LP), and its optimum is one LP's; below 25 it keeps one LP.
+#[test]
+fn auto_picks_it_from_25_inputs_without_symmetry_and_agrees_with_one_lp() {
+    for (side, expected) in [(6, Method::RatioInteriorPoint), (4, Method::Lp)] {
+        let n = side * side;
+        let prior: Vec<f64> = (0..n).map(|i| 1.0 + (i * 7 % 5) as f64).collect();
+        let total: f64 = prior.iter().sum();
+        let prior: Vec<f64> = prior.iter().map(|w| w / total).collect();
+        let text = format!("[domain]\ngrid = {{ rows = {side}, cols = {side} }}\nprior = {}\n[[privacy]]\nnotion = \"d-privacy\"\nmetric = \"euclidean\"\nepsilon = 0.5\n[objective]\nkind = \"expected-loss\"\nloss = \"absolute\"\n", list(&prior));
+        let p = problem(&text);
+        let auto = run(&p, MethodChoice::Auto, 60.0);
+        let lp = run(&p, MethodChoice::Lp, 60.0);
+        assert_eq!(auto.method, expected, "{side} x {side}");
+        assert_eq!(auto.status, Status::Optimal, "{:?}", auto.method_notes);
+        assert_eq!(lp.status, Status::Optimal);
+        let (a, b) = (auto.objective.unwrap(), lp.objective.unwrap());
+        assert!((a - b).abs() <= AGREEMENT * b, "auto {a} vs one LP {b}");
+        assert!(auto.bound.unwrap() <= b * (1.0 + BOUND_ROUNDING));
+    }
+}
+
 /// Under eps-LDP alone with Hamming loss and a uniform prior the optimum is k-RR's
 /// `(n - 1) / (e^eps + n - 1)`.
 #[test]

@@ -17,7 +17,7 @@ use crate::synthesis::{
     solve_by_design, solve_by_rays, solve_ldp_interior, solve_linear, solve_locally,
     solve_ratio_interior, solve_symmetric_design, solve_with_lazy_rows, staircase_epsilon, Outcome,
     Run, ENUMERATION_LIMIT, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT, LAZY_SYMMETRIC_MIN_INPUTS,
-    LAZY_SYMMETRY_ORDER, LAZY_WARM_MIN_INPUTS,
+    LAZY_SYMMETRY_ORDER, LAZY_WARM_MIN_INPUTS, RATIO_INTERIOR_MIN_INPUTS,
 };
 
 /// Pick the method for the objective and run it: the outcome and the encoding notes.
@@ -162,12 +162,13 @@ fn formulate_other(
                 cone_encoding(&all, "ratio rows, one dense block per output column"),
             ));
         }
-        let large = method == MethodChoice::Auto
-            && (n >= LAZY_MIN_INPUTS
-                || (n >= LAZY_WARM_MIN_INPUTS && run.backend.warm_session().is_some())
-                || (n >= LAZY_SYMMETRIC_MIN_INPUTS
-                    && lazy_symmetry_order(&all, coefficients, &symmetries)
-                        >= LAZY_SYMMETRY_ORDER));
+        // Sizes at which lazy rows beat one LP (the fallback when the interior point by output
+        // column does not close its gap); the interior point itself goes first from fewer.
+        let lazy_sized = n >= LAZY_MIN_INPUTS
+            || (n >= LAZY_WARM_MIN_INPUTS && run.backend.warm_session().is_some())
+            || (n >= LAZY_SYMMETRIC_MIN_INPUTS
+                && lazy_symmetry_order(&all, coefficients, &symmetries) >= LAZY_SYMMETRY_ORDER);
+        let large = method == MethodChoice::Auto && (lazy_sized || n >= RATIO_INTERIOR_MIN_INPUTS);
         let mut unclosed = None;
         if large {
             // The interior point by output column, then lazy rows if its gap stayed open.
@@ -182,7 +183,7 @@ fn formulate_other(
                 unclosed = Some(outcome);
             }
         }
-        let lazy = large || method == MethodChoice::LazyRows;
+        let lazy = (large && lazy_sized) || method == MethodChoice::LazyRows;
         if lazy {
             if let Some(mut outcome) =
                 solve_with_lazy_rows(&all, coefficients, goal, &symmetries, run)?
@@ -204,10 +205,24 @@ fn formulate_other(
             }
         }
         if let Some(outcome) = unclosed {
-            return Ok((
-                outcome,
-                cone_encoding(&all, "ratio rows, one dense block per output column"),
+            if lazy_sized || run.expired() {
+                return Ok((
+                    outcome,
+                    cone_encoding(&all, "ratio rows, one dense block per output column"),
+                ));
+            }
+            // Small enough for one LP, which closes what the interior point left open.
+            let (mut lp, encoding) = solve_linear(
+                &problem.privacy,
+                coefficients,
+                problem.objective.goal(),
+                run,
+            )?;
+            lp.notes.insert(0, format!(
+                "the interior point by output column ended with its gap open ({}); one LP solved the problem instead",
+                outcome.notes.first().map_or("", String::as_str)
             ));
+            return Ok((lp, encoding));
         }
         return Ok(solve_linear(
             &problem.privacy,

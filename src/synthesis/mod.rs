@@ -50,6 +50,7 @@ pub use pricing_histogram_ldp::price_histogram_ldp;
 pub use pricing_search::SearchStats;
 pub use ratio_interior::{
     ratio_interior_applies, solve_ratio_interior, RATIO_INTERIOR_GAP_TOLERANCE,
+    RATIO_INTERIOR_MIN_INPUTS,
 };
 pub use run::{ProgressSink, Run};
 pub use symmetry::point_symmetries;

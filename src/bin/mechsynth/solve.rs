@@ -24,8 +24,9 @@ pub struct SolveArgs {
     solver: Solver,
     /// Method for linear objectives: `auto` picks the line method under a lone d-privacy
     /// constraint on an equally spaced line, decomposition under a lone LDP constraint
-    /// (24 inputs or more), lazily added ratio rows for d-privacy and context-ldp with many
-    /// pairs, one LP otherwise.
+    /// (24 inputs or more), the interior point by output column for d-privacy and context-ldp
+    /// from 25 inputs (lazily added ratio rows, or one LP, when its gap stays open), one LP
+    /// otherwise.
     #[arg(long, value_enum, default_value = "auto")]
     method: MethodArg,
     /// Write the result to FILE instead of stdout.
