@@ -63,10 +63,17 @@ pub(super) fn certify(
     let before = cost(&channel);
     let is_cheap =
         |c: &Channel| cost(c) - before <= CHEAP_REPAIR * before.abs().max(f64::MIN_POSITIVE);
-    let mut direct: Vec<Option<(f64, Channel)>> = targets
-        .iter()
-        .map(|t| repair_directly(&problem.privacy, &channel, t))
-        .collect();
+    // A cheap direct repair toward the first target ends the search (on a 30 x 30 grid each
+    // direct repair costs a few leakage scans of a second or two).
+    let mut direct: Vec<Option<(f64, Channel)>> = Vec::new();
+    for t in &targets {
+        let found = repair_directly(&problem.privacy, &channel, t);
+        let done = found.as_ref().is_some_and(|(_, c)| is_cheap(c));
+        direct.push(found);
+        if done {
+            break;
+        }
+    }
     if !direct.iter().flatten().any(|(_, c)| is_cheap(c)) {
         for (slot, t) in direct.iter_mut().zip(&targets) {
             if slot.is_none() {
