@@ -158,6 +158,24 @@ impl FrequencyMse {
         &b * b.transpose()
     }
 
+    /// An estimate of the condition number of the Fisher information of `channel`: the squared
+    /// ratio of the largest to the smallest pivot of its Cholesky factor (`+inf` when the
+    /// factorization fails). The MSEs computed from `J` lose about this times the unit
+    /// roundoff, relative.
+    pub fn fisher_condition(&self, channel: &Channel) -> f64 {
+        let Some(chol) = self.fisher(channel).cholesky() else {
+            return f64::INFINITY;
+        };
+        let pivots = chol.l_dirty().diagonal();
+        let largest = pivots.iter().cloned().fold(0.0, f64::max);
+        let smallest = pivots.iter().cloned().fold(f64::INFINITY, f64::min);
+        if smallest > 0.0 {
+            (largest / smallest).powi(2)
+        } else {
+            f64::INFINITY
+        }
+    }
+
     /// `tr(A J^-1 A^T)`, or `+inf` when some query is not in the range of `J`.
     pub fn trace(&self, fisher: &DMatrix<f64>) -> f64 {
         let largest_diagonal = fisher.diagonal().iter().cloned().fold(0.0, f64::max);

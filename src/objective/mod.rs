@@ -14,7 +14,8 @@ pub use frequency::{FrequencyMse, QuerySpec, Sampling, FISHER_RANK_TOLERANCE};
 pub use inversion::InversionMse;
 pub use loss::{LossSpec, LOSS_NAMES};
 pub use profile::{
-    objective_profile, objective_profile_for, objective_profile_up_to, PROFILE_CUBIC_LIMIT,
+    objective_profile, objective_profile_for, objective_profile_up_to, profile_accuracy_warning,
+    FISHER_CONDITION_WARNING, PROFILE_CUBIC_LIMIT,
 };
 pub use spec::{ObjectiveSpec, MIN_MMSE_WEIGHT, OBJECTIVE_NAMES};
 

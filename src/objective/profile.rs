@@ -146,3 +146,70 @@ pub fn objective_profile_up_to(
     }
     out
 }
+
+/// The Fisher information's condition number above which the profile's frequency MSEs get a
+/// warning: from there on they are accurate to about 1e-8 relative or worse.
+pub const FISHER_CONDITION_WARNING: f64 = 1e8;
+
+/// A warning when `profile` holds a frequency MSE computed from an ill-conditioned Fisher
+/// information (nearly dependent rows, as a spanner's or a tight channel's can be), with the
+/// accuracy its digits have: the reports print more digits than such a value carries.
+pub fn profile_accuracy_warning(
+    channel: &Channel,
+    domain: &Domain,
+    profile: &BTreeMap<String, f64>,
+) -> Option<String> {
+    let prior = domain.prior();
+    let profiled = ["frequency-mse", "inversion-mse"]
+        .iter()
+        .any(|k| profile.contains_key(*k));
+    if !profiled || channel.inputs() != prior.len() {
+        return None;
+    }
+    let identity = QuerySpec::Identity.matrix(prior.len());
+    let condition =
+        FrequencyMse::new(&identity, prior, Sampling::FixedCounts, 1.0).fisher_condition(channel);
+    (condition.is_finite() && condition > FISHER_CONDITION_WARNING).then(|| {
+        format!(
+            "the channel's Fisher information has condition number about {condition:.1e}: its frequency-mse and inversion-mse are accurate to about {:.0e} relative only",
+            condition * f64::EPSILON
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rows `delta` apart make `J` nearly singular: its condition number grows like
+    /// `1 / delta^2`, and the two frequency MSEs, computed two ways, drift apart with it.
+    #[test]
+    fn nearly_dependent_rows_get_an_accuracy_warning_and_krr_does_not() {
+        let domain = Domain::sized(3).unwrap();
+        let delta = 1e-5;
+        let tight = Channel::new(vec![
+            vec![0.5, 0.3, 0.2],
+            vec![0.5 + delta, 0.3 - delta, 0.2],
+            vec![0.2, 0.3, 0.5],
+        ])
+        .unwrap();
+        let profile = objective_profile(&tight, &domain);
+        assert!(profile.contains_key("frequency-mse"), "{profile:?}");
+        let warning = profile_accuracy_warning(&tight, &domain, &profile).expect("a warning");
+        assert!(warning.contains("condition number"), "{warning}");
+        let e = 1f64.exp();
+        let krr = Channel::new(
+            (0..3)
+                .map(|x| {
+                    (0..3)
+                        .map(|y| if x == y { e } else { 1.0 } / (e + 2.0))
+                        .collect()
+                })
+                .collect(),
+        )
+        .unwrap();
+        let profile = objective_profile(&krr, &domain);
+        assert!(profile.contains_key("frequency-mse"));
+        assert_eq!(profile_accuracy_warning(&krr, &domain, &profile), None);
+    }
+}

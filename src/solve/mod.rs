@@ -12,7 +12,7 @@ use certification::certify;
 use dispatch::{formulate_and_solve, krr_like};
 
 use crate::channel::Channel;
-use crate::objective::{objective_profile_for, PROFILE_CUBIC_LIMIT};
+use crate::objective::{objective_profile_for, profile_accuracy_warning, PROFILE_CUBIC_LIMIT};
 use crate::privacy::leakage_profile;
 use crate::problem::Problem;
 use crate::report::{ExpectedCheck, GapReport, Report, SolverInfo, Timings};
@@ -262,6 +262,12 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
         .as_ref()
         .map(|c| objective_profile_for(c, &problem.domain, &problem.spec.objective, cubic_limit))
         .unwrap_or_default();
+    if let Some(w) = channel
+        .as_ref()
+        .and_then(|c| profile_accuracy_warning(c, &problem.domain, &objectives))
+    {
+        warnings.push(w);
+    }
     let expected = match (&problem.spec.expected, objective) {
         (Some(e), Some(v)) => {
             let tolerance = e.tolerance.unwrap_or(DEFAULT_EXPECTED_TOLERANCE);
