@@ -8,10 +8,14 @@
 //! extreme rays of C (Kairouz, Oh, Viswanath, "Extremal mechanisms for local differential
 //! privacy"; DESIGN.md), which makes the design an exact LP over the rays.
 
+mod compact;
 mod double_description;
+mod polytrope;
 mod special;
 
+pub use compact::CompactRays;
 pub use double_description::{enumerate_rays, enumerate_rays_until};
+pub use polytrope::{RatioCone, SearchBox, SearchStats, VertexVisitor, POLYTROPE_MAX_INPUTS};
 pub use special::{lip_vertices, staircase_rays};
 
 /// A cone whose extreme rays are known in closed form.

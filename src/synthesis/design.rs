@@ -14,7 +14,8 @@
 //! the bound meets the optimum when the master is optimal over every ray.
 
 use super::barrier::{solve_restricted, MasterPoint};
-use super::design_bound::{gamma, lower_bound};
+use super::design_bound::{gamma, lower_bound, Pricing};
+use super::design_compact::peak_rays;
 use super::design_rays::{
     estimable, initial_set, interior_start, mixture_columns, Rays, DESIGN_DIRECT_LIMIT,
 };
@@ -23,11 +24,17 @@ use super::support::emitted_rows;
 use super::{Method, Outcome, Run, Status};
 use crate::objective::FrequencyMse;
 use crate::privacy::PrivacyNotion;
+use crate::rays::{CompactRays, RatioCone};
 use mechsynth_solvers::LpStatus;
 use std::time::Instant;
 
 /// Column generation stops when the certified gap is below this, relative to the value.
 pub const DESIGN_GAP_TOLERANCE: f64 = 1e-9;
+/// Most memory for extreme rays kept as tree codes; a cone with more falls back to the local
+/// method.
+const COMPACT_MAX_BYTES: usize = 1 << 30;
+/// Pricing over tree codes brings this many of the best rays per input into each round.
+const SEARCH_KEEP_PER_INPUT: usize = 8;
 /// Most column-generation rounds.
 const DESIGN_MAX_ROUNDS: usize = 200;
 /// Share of the interior point in a warm start.
@@ -46,10 +53,31 @@ pub fn solve_by_design(
 ) -> Option<Outcome> {
     let cone = combined_cone(privacy, n)?;
     let (lifted, _, source) = enumerate_cone(privacy, &cone, n, ENUMERATION_LIMIT, run);
-    let Some(lifted) = lifted else {
-        return run
-            .expired()
-            .then(|| timed_out("the time limit passed while enumerating extreme rays"));
+    if lifted.is_none() && run.expired() {
+        return Some(timed_out(
+            "the time limit passed while enumerating extreme rays",
+        ));
+    }
+    // Too many rays to list as floats: a ratio cone keeps every ray as a tree code and prices
+    // them all each round, starting from the rays that peak at each input.
+    let (lifted, search) = match lifted {
+        Some(lifted) => (lifted, None),
+        None => {
+            let ratio = RatioCone::from_cone(&cone)?;
+            let limit = COMPACT_MAX_BYTES / CompactRays::bytes_per_ray(n);
+            let Some(store) = ratio.compact(limit, Some(run.deadline())) else {
+                return run
+                    .expired()
+                    .then(|| timed_out("the time limit passed while listing extreme rays"));
+            };
+            (peak_rays(&ratio), Some((ratio, store)))
+        }
+    };
+    let keep = SEARCH_KEEP_PER_INPUT * n;
+    let fresh_per_round = if search.is_some() { keep } else { 2 * n };
+    let pricing = match &search {
+        Some((ratio, store)) => Pricing::Compact(ratio, store, keep),
+        None => Pricing::Scan,
     };
     let listed = lifted.len();
     let mut lifted = lifted;
@@ -62,7 +90,14 @@ pub fn solve_by_design(
     }
     let mut rays = Rays::new(&cone, lifted);
     rays.extra = rays.q.len().saturating_sub(listed);
-    let mut notes = vec![format!("{listed} extreme rays ({source})")];
+    let mut notes = vec![match &search {
+        None => format!("{listed} extreme rays ({source})"),
+        Some((_, store)) => format!(
+            "{} extreme rays (vertex search of the log polytope), kept as tree codes ({} MB)",
+            store.len(),
+            store.bytes() >> 20
+        ),
+    }];
     if !estimable(&rays, design) {
         notes.push("the queries are not estimable: every channel these constraints allow has a Fisher information whose range misses a query (for example eps = 0 ties every row)".into());
         return Some(Outcome {
@@ -95,7 +130,7 @@ pub fn solve_by_design(
         let Some(point) = solve_restricted(&data, &start, run.deadline()) else {
             break "the restricted master has a singular Fisher information at every point tried: the queries may not be estimable under these constraints";
         };
-        let Ok(priced) = lower_bound(&rays, &cone, design, &point, &set, run) else {
+        let Ok(priced) = lower_bound(&mut rays, &cone, design, &point, &set, run, &pricing) else {
             break "the backend failed on the pricing LP";
         };
         let Some((bound, reduced)) = priced else {
@@ -115,7 +150,7 @@ pub fn solve_by_design(
             .iter()
             .map(|r| r.1)
             .filter(|i| set.binary_search(i).is_err())
-            .take(2 * n)
+            .take(fresh_per_round)
             .collect();
         let closed = gap <= DESIGN_GAP_TOLERANCE * point.value.abs();
         let (w_old, set_old) = (point.w.clone(), set.clone());
@@ -172,10 +207,17 @@ pub fn solve_by_design(
         });
     };
     notes.push(format!(
-        "{rounds} rounds ({stop}), {} rays in the master, barrier Newton steps {}, prices from the extreme-ray LP of the gradient, pricing by scanning every ray",
+        "{rounds} rounds ({stop}), {} rays in the master, barrier Newton steps {}, prices from the extreme-ray LP of the gradient, {}",
         set.len(),
-        point.steps
+        point.steps,
+        match pricing {
+            Pricing::Scan => "pricing by scanning every ray".to_string(),
+            Pricing::Compact(..) => format!("pricing by scanning every ray's tree code ({} rays entered the list)", rays.q.len() - rays.extra),
+        }
     ));
+    if !best_bound.is_finite() {
+        notes.push("no round could bound the reduced value of every ray (the true distribution has a zero): there is no certified bound".into());
+    }
     let generators: Vec<&[f64]> = set.iter().map(|&j| rays.q[j].as_slice()).collect();
     let rows = emitted_rows(&generators, pi, &point.w);
     let bound = design.mse_from_trace(best_bound);
@@ -184,7 +226,7 @@ pub fn solve_by_design(
         status: Status::Optimal,
         iterations: point.steps as u64,
         rows: Some(rows),
-        bound: Some(bound - gamma(4) * bound.abs()),
+        bound: bound.is_finite().then(|| bound - gamma(4) * bound.abs()),
         notes,
         solver_objective: Some(design.mse_from_trace(point.value)),
         trace: Vec::new(),

@@ -1,10 +1,11 @@
 //! The certified lower bound of an optimal design (docs/frequency.md, "The certified bound").
 
+use super::design_compact::price_by_scan;
 use super::design_rays::Rays;
 use super::master::{dual_bound, reduced_value, solve_master, Columns};
 use super::{barrier::MasterPoint, Run};
 use crate::objective::FrequencyMse;
-use crate::rays::ColumnCone;
+use crate::rays::{ColumnCone, CompactRays, RatioCone};
 use mechsynth_solvers::BackendError;
 use nalgebra::{DMatrix, DVector};
 
@@ -31,20 +32,30 @@ pub(super) fn h_upper(v: &DMatrix<f64>, r: &[f64], pi: &[f64]) -> f64 {
     total * (1.0 + gamma(2 * v.ncols() + 4)) / lambda
 }
 
-/// A certified lower bound on the trace, and the rays with positive reduced value (value,
-/// index), best first.
+/// A certified lower bound on the trace (minus infinity when pricing could not bound every
+/// ray), and the rays with positive reduced value (value, index), best first.
 pub(super) type Priced = (f64, Vec<(f64, usize)>);
+
+/// How the rays are priced.
+pub(super) enum Pricing<'a> {
+    /// Every ray is in the list: scan it.
+    Scan,
+    /// The list holds only the rays found so far; every ray is in this store of tree codes:
+    /// scan it, keeping this many of the best rays.
+    Compact(&'a RatioCone, &'a CompactRays, usize),
+}
 
 /// The certified lower bound on `min tr(C^T J^-1 C)` from the master's point: `v = J^-1 C`
 /// there, prices from the extreme-ray LP with column values `h` over the master's rays, and
 /// the pricing gap over every ray. Also the rays with positive reduced value, best first.
 pub(super) fn lower_bound(
-    rays: &Rays,
+    rays: &mut Rays,
     cone: &ColumnCone,
     design: &FrequencyMse,
     point: &MasterPoint,
     set: &[usize],
     run: &Run,
+    pricing: &Pricing<'_>,
 ) -> Result<Option<Priced>, BackendError> {
     let pi = design.distribution();
     let c = design.queries_t();
@@ -68,17 +79,31 @@ pub(super) fn lower_bound(
         return Ok(None);
     }
     let ones = vec![1.0; n];
-    let mut reduced: Vec<(f64, usize)> = (0..rays.q.len())
-        .map(|idx| {
-            let h = h_upper(&v, &rays.q[idx], pi);
-            let r = reduced_value(cone, &rays.z[idx], h, &master.mu, &master.nu, &ones);
-            (r, idx)
-        })
-        .collect();
-    let delta = reduced
-        .iter()
-        .map(|r| r.0)
-        .fold(f64::NEG_INFINITY, f64::max);
+    let (mut reduced, delta): (Vec<(f64, usize)>, f64) = match pricing {
+        Pricing::Scan => {
+            let reduced: Vec<(f64, usize)> = (0..rays.q.len())
+                .map(|idx| {
+                    let h = h_upper(&v, &rays.q[idx], pi);
+                    let r = reduced_value(cone, &rays.z[idx], h, &master.mu, &master.nu, &ones);
+                    (r, idx)
+                })
+                .collect();
+            let delta = reduced
+                .iter()
+                .map(|r| r.0)
+                .fold(f64::NEG_INFINITY, f64::max);
+            (reduced, delta)
+        }
+        Pricing::Compact(ratio, store, keep) => {
+            let found = price_by_scan(ratio, store, &v, pi, &master.mu, *keep);
+            let reduced = found
+                .candidates
+                .iter()
+                .map(|(value, q)| (*value, rays.push(cone, q)))
+                .collect();
+            (reduced, found.delta.unwrap_or(f64::INFINITY))
+        }
+    };
     // The prices' own rounding: each is a short dot product of values at most 1.
     let price_error = gamma(n + cone.coupling.len() + 2)
         * (master
@@ -95,5 +120,10 @@ pub(super) fn lower_bound(
     let bound = first - upper - gamma(terms.len() + 3) * magnitude;
     reduced.retain(|r| r.0 > 0.0);
     reduced.sort_by(|a, b| b.0.total_cmp(&a.0));
-    Ok(Some((bound.next_down(), reduced)))
+    let bound = if bound.is_finite() {
+        bound.next_down()
+    } else {
+        f64::NEG_INFINITY
+    };
+    Ok(Some((bound, reduced)))
 }

@@ -14,6 +14,8 @@ pub(super) const DESIGN_DIRECT_LIMIT: usize = 300;
 /// A ray whose weight in the interior start is below this fraction of the cap cannot carry
 /// weight in the current master.
 const START_WEIGHT_FLOOR: f64 = 1e-7;
+/// Two generators whose entries agree to this, relative, are the same ray.
+const SAME_RAY: f64 = 1e-12;
 /// Bisection steps for the k-RR-like mixture columns.
 const MIXTURE_BISECTIONS: usize = 50;
 /// The starting point keeps every coupling row this fraction below its right-hand side.
@@ -54,6 +56,28 @@ impl Rays {
             q,
             coupling,
         }
+    }
+
+    /// Add one generator (normalized to `1 . q = 1`) unless it is already there (to
+    /// `SAME_RAY`, relative); its index.
+    pub(super) fn push(&mut self, cone: &ColumnCone, q: &[f64]) -> usize {
+        debug_assert_eq!(cone.aux, 0, "generators found by search are not lifted");
+        let s: f64 = q.iter().sum();
+        let z: Vec<f64> = q.iter().map(|v| v / s).collect();
+        let same = |r: &Vec<f64>| {
+            r.iter()
+                .zip(&z)
+                .all(|(a, b)| (a - b).abs() <= SAME_RAY * a.abs().max(b.abs()))
+        };
+        if let Some(at) = self.q.iter().position(same) {
+            return at;
+        }
+        for (i, (row, _)) in cone.coupling.iter().enumerate() {
+            self.coupling[i].push(dot(row, &z));
+        }
+        self.q.push(z.clone());
+        self.z.push(z);
+        self.q.len() - 1
     }
 
     pub(super) fn data<'a>(

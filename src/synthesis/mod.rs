@@ -10,6 +10,7 @@ mod decompose_master;
 mod decompose_pricing;
 mod design;
 mod design_bound;
+mod design_compact;
 mod design_rays;
 mod design_symmetric;
 mod extreme;

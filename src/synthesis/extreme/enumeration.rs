@@ -4,7 +4,7 @@
 
 use crate::certify::tie_groups;
 use crate::privacy::PrivacyNotion;
-use crate::rays::{enumerate_rays_until, ColumnCone, RayFamily};
+use crate::rays::{enumerate_rays_until, ColumnCone, RatioCone, RayFamily};
 use crate::synthesis::Run;
 use std::time::Instant;
 
@@ -43,6 +43,14 @@ pub(crate) fn enumerate_cone(
             let rays = fam.enumerate(n, limit);
             let name = fam.name();
             (rays, family, name)
+        }
+        None if RatioCone::from_cone(cone).is_some() => {
+            let ratio = RatioCone::from_cone(cone).expect("checked");
+            (
+                ratio.list(limit, Some(run.deadline())),
+                None,
+                "vertex search of the log polytope",
+            )
         }
         None => {
             let report = |done: usize, total: usize, rays: usize| {

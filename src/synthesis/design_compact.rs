@@ -1,0 +1,128 @@
+//! Pricing an optimal design over a ratio cone with too many extreme rays to list as floats
+//! (the Euclidean 4 x 4 grid has 16,743,648): every ray is kept as a tree code
+//! ([`crate::rays::CompactRays`]) and each round decodes and prices all of them in parallel.
+//!
+//! The value priced is the reduced value `rho(q) = (h(q) - mu . q) / (1 . q)` with
+//! `h(q) = sum_k (v_k . q)^2 / (pi . q)` (see [`super::design_bound`]); the largest over every
+//! ray, with a margin for rounding and for the distance between a computed vertex and the exact
+//! one, is the `delta` of the certified bound (docs/frequency.md, "Pricing without listing").
+
+use super::design_bound::gamma;
+use crate::rays::{CompactRays, RatioCone};
+use nalgebra::DMatrix;
+use rayon::prelude::*;
+
+/// Each vertex is computed from products of at most `n` closed factors, each rounded; its
+/// coordinates are within this many units of relative rounding per input of the exact vertex.
+const VERTEX_ROUNDING_UNITS: f64 = 4.0;
+
+/// What pricing found.
+pub(super) struct ScanPriced {
+    /// An upper bound on the largest reduced value over every ray (at least zero); `None`
+    /// when the scan cannot bound it (a zero in `pi`).
+    pub delta: Option<f64>,
+    /// The best rays found (reduced value, ray), best first.
+    pub candidates: Vec<(f64, Vec<f64>)>,
+}
+
+/// For each input `x`, the ray with the most mass on it: every other input as low as `x`
+/// allows (`q_y = q_x / f_xy`), an extreme ray whose tight pairs form a star.
+pub(super) fn peak_rays(ratio: &RatioCone) -> Vec<Vec<f64>> {
+    let n = ratio.inputs();
+    (0..n)
+        .map(|x| (0..n).map(|y| 1.0 / ratio.factor(x, y)).collect())
+        .collect()
+}
+
+/// Rays per parallel chunk of a scan.
+const SCAN_CHUNK: usize = 1 << 14;
+
+/// Price every ray of `store` (all the extreme rays of `ratio`) by a parallel scan, keeping
+/// the `keep` best with a positive reduced value. The largest reduced value is bounded by the
+/// largest value computed plus a margin for rounding and for the vertex widening, on the
+/// magnitude `sum_k max_x v_xk^2 / min_x pi_x + max_x |mu_x|` that bounds every ray's terms
+/// (each normalized to `1 . q = 1`); with a zero in `pi` the scan gives no bound.
+pub(super) fn price_by_scan(
+    ratio: &RatioCone,
+    store: &CompactRays,
+    v: &DMatrix<f64>,
+    pi: &[f64],
+    mu: &[f64],
+    keep: usize,
+) -> ScanPriced {
+    let n = ratio.inputs();
+    let k = v.ncols();
+    let vrow: Vec<f64> = (0..n)
+        .flat_map(|x| (0..k).map(move |j| (x, j)))
+        .map(|(x, j)| v[(x, j)])
+        .collect();
+    let keep = keep.max(1);
+    let words = store.words();
+    let scan = |chunk: &[u64]| -> (f64, Vec<(f64, Vec<f64>)>) {
+        let mut q = vec![0.0; n];
+        let mut dots = vec![0.0; k];
+        let mut best: Vec<(f64, Vec<f64>)> = Vec::new();
+        let mut top = f64::NEG_INFINITY;
+        for ray in chunk.chunks_exact(words) {
+            store.decode(ratio, ray, &mut q);
+            dots.iter_mut().for_each(|d| *d = 0.0);
+            let (mut lambda, mut price, mut one) = (0.0, 0.0, 0.0);
+            for x in 0..n {
+                let qx = q[x];
+                for (d, c) in dots.iter_mut().zip(&vrow[x * k..(x + 1) * k]) {
+                    *d += c * qx;
+                }
+                lambda += pi[x] * qx;
+                price += mu[x] * qx;
+                one += qx;
+            }
+            let squares: f64 = dots.iter().map(|d| d * d).sum();
+            let value = (squares / lambda - price) / one;
+            top = top.max(value);
+            let level = if best.len() < keep {
+                0.0
+            } else {
+                best[keep - 1].0
+            };
+            if value > level {
+                let at = best.partition_point(|c| c.0 >= value);
+                best.insert(at, (value, q.clone()));
+                best.truncate(keep);
+            }
+        }
+        (top, best)
+    };
+    let (top, mut candidates) = store
+        .data()
+        .par_chunks(words * SCAN_CHUNK)
+        .map(scan)
+        .reduce(
+            || (f64::NEG_INFINITY, Vec::new()),
+            |(ta, mut a), (tb, b)| {
+                a.extend(b);
+                (ta.max(tb), a)
+            },
+        );
+    candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
+    candidates.truncate(keep);
+    let min_pi = pi.iter().cloned().fold(f64::INFINITY, f64::min);
+    let magnitude = (0..k)
+        .map(|j| {
+            let m = (0..n).map(|x| vrow[x * k + j].abs()).fold(0.0, f64::max);
+            m * m
+        })
+        .sum::<f64>()
+        / min_pi
+        + mu.iter().map(|m| m.abs()).fold(0.0, f64::max);
+    let margin = (gamma(2 * n + k + 16) + 4.0 * widening(ratio)) * magnitude;
+    let delta = (top + margin).max(0.0);
+    ScanPriced {
+        delta: (min_pi > 0.0 && delta.is_finite()).then_some(delta),
+        candidates,
+    }
+}
+
+/// The relative widening that covers the exact vertex a computed one stands for.
+fn widening(ratio: &RatioCone) -> f64 {
+    ratio.vertex_log_error() + VERTEX_ROUNDING_UNITS * ratio.inputs() as f64 * f64::EPSILON
+}
