@@ -51,8 +51,20 @@ pub fn solve_by_design(
     n: usize,
     run: &Run,
 ) -> Option<Outcome> {
+    design_with_list_limit(privacy, design, n, run, ENUMERATION_LIMIT)
+}
+
+/// [`solve_by_design`] with rays listed as floats only up to `list_limit` (beyond it, ratio
+/// cones keep tree codes).
+fn design_with_list_limit(
+    privacy: &[&dyn PrivacyNotion],
+    design: &FrequencyMse,
+    n: usize,
+    run: &Run,
+    list_limit: usize,
+) -> Option<Outcome> {
     let cone = combined_cone(privacy, n)?;
-    let (lifted, _, source) = enumerate_cone(privacy, &cone, n, ENUMERATION_LIMIT, run);
+    let (lifted, _, source) = enumerate_cone(privacy, &cone, n, list_limit, run);
     if lifted.is_none() && run.expired() {
         return Some(timed_out(
             "the time limit passed while enumerating extreme rays",
@@ -232,3 +244,7 @@ pub fn solve_by_design(
         trace: Vec::new(),
     })
 }
+
+#[cfg(test)]
+#[path = "design_tests.rs"]
+mod tests;
