@@ -218,8 +218,9 @@ fn tree_codes_decode_to_the_rays_the_search_visits() {
         let n = points.len();
         let mut q = vec![0.0; n];
         let decoded: Vec<Vec<f64>> = store
-            .data()
-            .chunks(store.words())
+            .blocks()
+            .iter()
+            .flat_map(|b| b.chunks(store.words()))
             .map(|w| {
                 store.decode(&ratio, w, &mut q);
                 q.clone()

@@ -19,7 +19,8 @@ pub struct CompactRays {
     bits: u32,
     /// 64-bit words per ray.
     words: usize,
-    data: Vec<u64>,
+    /// Packed rays, in blocks (one per subtree of the search: no copy when they are joined).
+    blocks: Vec<Vec<u64>>,
 }
 
 impl CompactRays {
@@ -37,17 +38,17 @@ impl CompactRays {
 
     /// Number of rays.
     pub fn len(&self) -> usize {
-        self.data.len() / self.words
+        self.blocks.iter().map(Vec::len).sum::<usize>() / self.words
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.data.is_empty()
+        self.len() == 0
     }
 
     /// Bytes held.
     pub fn bytes(&self) -> usize {
-        8 * self.data.len()
+        8 * self.blocks.iter().map(Vec::len).sum::<usize>()
     }
 
     /// Words per ray (for chunking a scan).
@@ -55,9 +56,9 @@ impl CompactRays {
         self.words
     }
 
-    /// The packed words (`words()` per ray).
-    pub fn data(&self) -> &[u64] {
-        &self.data
+    /// The packed words (`words()` per ray), in blocks of whole rays.
+    pub fn blocks(&self) -> &[Vec<u64>] {
+        &self.blocks
     }
 
     fn pack(&self, code: &[u8], out: &mut Vec<u64>) {
@@ -132,14 +133,27 @@ impl VertexVisitor for Packer<'_> {
 
     fn vertex(&mut self, _: &[f64], code: &[u8]) {
         if self.found.fetch_add(1, Ordering::Relaxed) < self.limit {
-            let mut data = std::mem::take(&mut self.store.data);
-            self.store.pack(code, &mut data);
-            self.store.data = data;
+            if self.store.blocks.is_empty() {
+                self.store.blocks.push(Vec::new());
+            }
+            let mut block = self.store.blocks.pop().expect("one block");
+            self.store.pack(code, &mut block);
+            self.store.blocks.push(block);
         }
     }
 
     fn merge(&mut self, other: Self) {
-        self.store.data.extend(other.store.data);
+        self.store.blocks.extend(
+            other
+                .store
+                .blocks
+                .into_iter()
+                .filter(|b| !b.is_empty())
+                .map(|mut b| {
+                    b.shrink_to_fit();
+                    b
+                }),
+        );
     }
 }
 
@@ -155,7 +169,7 @@ impl RatioCone {
                 n,
                 bits,
                 words,
-                data: Vec::new(),
+                blocks: Vec::new(),
             },
             found: &found,
             limit,

@@ -93,8 +93,9 @@ pub(super) fn price_by_scan(
         (top, best)
     };
     let (top, mut candidates) = store
-        .data()
-        .par_chunks(words * SCAN_CHUNK)
+        .blocks()
+        .par_iter()
+        .flat_map(|block| block.par_chunks(words * SCAN_CHUNK))
         .map(scan)
         .reduce(
             || (f64::NEG_INFINITY, Vec::new()),
