@@ -8,6 +8,7 @@
 //! visited, bit for bit.
 
 use super::polytrope::{RatioCone, SearchBox, VertexVisitor, UPPER_END};
+use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -116,6 +117,63 @@ impl CompactRays {
                 done |= 1 << c;
             }
         }
+    }
+}
+
+/// Rays per parallel chunk of a scan.
+const SCAN_CHUNK: usize = 1 << 14;
+
+/// What a scan found: the largest score, and the best rays (score, ray), best first.
+pub type Scanned = (f64, Vec<(f64, Vec<f64>)>);
+
+impl CompactRays {
+    /// Decode every ray (`q_0 = 1`) in parallel and score it with `score` (given per-thread
+    /// scratch from `scratch`): the largest score, and the `keep` best rays with a positive
+    /// score.
+    pub fn best_by<S, I, F>(&self, cone: &RatioCone, keep: usize, scratch: I, score: F) -> Scanned
+    where
+        I: Fn() -> S + Sync + Send,
+        F: Fn(&mut S, &[f64]) -> f64 + Sync + Send,
+    {
+        let keep = keep.max(1);
+        let words = self.words;
+        let scan = |chunk: &[u64]| -> Scanned {
+            let mut state = scratch();
+            let mut q = vec![0.0; self.n];
+            let mut best: Vec<(f64, Vec<f64>)> = Vec::new();
+            let mut top = f64::NEG_INFINITY;
+            for ray in chunk.chunks_exact(words) {
+                self.decode(cone, ray, &mut q);
+                let value = score(&mut state, &q);
+                top = top.max(value);
+                let level = if best.len() < keep {
+                    0.0
+                } else {
+                    best[keep - 1].0
+                };
+                if value > level {
+                    let at = best.partition_point(|c| c.0 >= value);
+                    best.insert(at, (value, q.clone()));
+                    best.truncate(keep);
+                }
+            }
+            (top, best)
+        };
+        let (top, mut best) = self
+            .blocks
+            .par_iter()
+            .flat_map(|block| block.par_chunks(words * SCAN_CHUNK))
+            .map(scan)
+            .reduce(
+                || (f64::NEG_INFINITY, Vec::new()),
+                |(ta, mut a), (tb, b)| {
+                    a.extend(b);
+                    (ta.max(tb), a)
+                },
+            );
+        best.sort_by(|a, b| b.0.total_cmp(&a.0));
+        best.truncate(keep);
+        (top, best)
     }
 }
 

@@ -13,7 +13,7 @@ mod double_description;
 mod polytrope;
 mod special;
 
-pub use compact::CompactRays;
+pub use compact::{CompactRays, Scanned};
 pub use double_description::{enumerate_rays, enumerate_rays_until};
 pub use polytrope::{RatioCone, SearchBox, SearchStats, VertexVisitor, POLYTROPE_MAX_INPUTS};
 pub use special::{lip_vertices, staircase_rays};

@@ -29,6 +29,8 @@ pub const POLYTROPE_MAX_INPUTS: usize = 63;
 pub const UPPER_END: u8 = 0x80;
 /// The search is split into independent subtrees at this depth for parallel work.
 const SPLIT_DEPTH: usize = 3;
+/// Units of relative rounding per input in a computed vertex (products of closed factors).
+const VERTEX_ROUNDING_UNITS: f64 = 4.0;
 /// The deadline is checked once per this many nodes.
 const DEADLINE_CHECK_NODES: u64 = 1 << 14;
 
@@ -191,9 +193,11 @@ impl RatioCone {
 
     /// A relative widening of a visited vertex that covers the exact vertex it stands for:
     /// a tie is decided from gaps up to `TIE_LOW` (taken to be rounding, which at these
-    /// magnitudes is a thousand times smaller), and a coordinate sums at most `n` bounds.
-    pub fn vertex_log_error(&self) -> f64 {
+    /// magnitudes is a thousand times smaller), a coordinate sums at most `n` bounds, and its
+    /// value is a product of at most `n` rounded factors.
+    pub fn vertex_widening(&self) -> f64 {
         (self.n as f64 * self.tie_low).exp_m1()
+            + VERTEX_ROUNDING_UNITS * self.n as f64 * f64::EPSILON
     }
 
     /// The closed bound on `q_a / q_b`.

@@ -32,7 +32,7 @@ use std::time::Instant;
 pub const DESIGN_GAP_TOLERANCE: f64 = 1e-9;
 /// Most memory for extreme rays kept as tree codes; a cone with more falls back to the local
 /// method.
-const COMPACT_MAX_BYTES: usize = 1 << 30;
+pub(crate) const COMPACT_MAX_BYTES: usize = 1 << 30;
 /// Pricing over tree codes brings this many of the best rays per input into each round.
 const SEARCH_KEEP_PER_INPUT: usize = 8;
 /// Most column-generation rounds.

@@ -10,7 +10,7 @@ use mechsynth_solvers::BackendError;
 use nalgebra::{DMatrix, DVector};
 
 /// `gamma_k = k u / (1 - k u)`: the relative error bound of a k-term dot product.
-pub(super) fn gamma(k: usize) -> f64 {
+pub(crate) fn gamma(k: usize) -> f64 {
     let ku = k as f64 * f64::EPSILON;
     ku / (1.0 - ku)
 }

@@ -10,11 +10,6 @@
 use super::design_bound::gamma;
 use crate::rays::{CompactRays, RatioCone};
 use nalgebra::DMatrix;
-use rayon::prelude::*;
-
-/// Each vertex is computed from products of at most `n` closed factors, each rounded; its
-/// coordinates are within this many units of relative rounding per input of the exact vertex.
-const VERTEX_ROUNDING_UNITS: f64 = 4.0;
 
 /// What pricing found.
 pub(super) struct ScanPriced {
@@ -33,9 +28,6 @@ pub(super) fn peak_rays(ratio: &RatioCone) -> Vec<Vec<f64>> {
         .map(|x| (0..n).map(|y| 1.0 / ratio.factor(x, y)).collect())
         .collect()
 }
-
-/// Rays per parallel chunk of a scan.
-const SCAN_CHUNK: usize = 1 << 14;
 
 /// Price every ray of `store` (all the extreme rays of `ratio`) by a parallel scan, keeping
 /// the `keep` best with a positive reduced value. The largest reduced value is bounded by the
@@ -56,19 +48,14 @@ pub(super) fn price_by_scan(
         .flat_map(|x| (0..k).map(move |j| (x, j)))
         .map(|(x, j)| v[(x, j)])
         .collect();
-    let keep = keep.max(1);
-    let words = store.words();
-    let scan = |chunk: &[u64]| -> (f64, Vec<(f64, Vec<f64>)>) {
-        let mut q = vec![0.0; n];
-        let mut dots = vec![0.0; k];
-        let mut best: Vec<(f64, Vec<f64>)> = Vec::new();
-        let mut top = f64::NEG_INFINITY;
-        for ray in chunk.chunks_exact(words) {
-            store.decode(ratio, ray, &mut q);
+    let (top, candidates) = store.best_by(
+        ratio,
+        keep,
+        || vec![0.0; k],
+        |dots: &mut Vec<f64>, q: &[f64]| {
             dots.iter_mut().for_each(|d| *d = 0.0);
             let (mut lambda, mut price, mut one) = (0.0, 0.0, 0.0);
-            for x in 0..n {
-                let qx = q[x];
+            for (x, &qx) in q.iter().enumerate() {
                 for (d, c) in dots.iter_mut().zip(&vrow[x * k..(x + 1) * k]) {
                     *d += c * qx;
                 }
@@ -77,35 +64,9 @@ pub(super) fn price_by_scan(
                 one += qx;
             }
             let squares: f64 = dots.iter().map(|d| d * d).sum();
-            let value = (squares / lambda - price) / one;
-            top = top.max(value);
-            let level = if best.len() < keep {
-                0.0
-            } else {
-                best[keep - 1].0
-            };
-            if value > level {
-                let at = best.partition_point(|c| c.0 >= value);
-                best.insert(at, (value, q.clone()));
-                best.truncate(keep);
-            }
-        }
-        (top, best)
-    };
-    let (top, mut candidates) = store
-        .blocks()
-        .par_iter()
-        .flat_map(|block| block.par_chunks(words * SCAN_CHUNK))
-        .map(scan)
-        .reduce(
-            || (f64::NEG_INFINITY, Vec::new()),
-            |(ta, mut a), (tb, b)| {
-                a.extend(b);
-                (ta.max(tb), a)
-            },
-        );
-    candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
-    candidates.truncate(keep);
+            (squares / lambda - price) / one
+        },
+    );
     let min_pi = pi.iter().cloned().fold(f64::INFINITY, f64::min);
     let magnitude = (0..k)
         .map(|j| {
@@ -115,15 +76,10 @@ pub(super) fn price_by_scan(
         .sum::<f64>()
         / min_pi
         + mu.iter().map(|m| m.abs()).fold(0.0, f64::max);
-    let margin = (gamma(2 * n + k + 16) + 4.0 * widening(ratio)) * magnitude;
+    let margin = (gamma(2 * n + k + 16) + 4.0 * ratio.vertex_widening()) * magnitude;
     let delta = (top + margin).max(0.0);
     ScanPriced {
         delta: (min_pi > 0.0 && delta.is_finite()).then_some(delta),
         candidates,
     }
-}
-
-/// The relative widening that covers the exact vertex a computed one stands for.
-fn widening(ratio: &RatioCone) -> f64 {
-    ratio.vertex_log_error() + VERTEX_ROUNDING_UNITS * ratio.inputs() as f64 * f64::EPSILON
 }

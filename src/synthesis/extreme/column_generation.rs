@@ -5,7 +5,7 @@
 
 use super::certificate::outcome_from;
 use crate::objective::ColumnConvex;
-use crate::rays::{ColumnCone, RayFamily};
+use crate::rays::{ColumnCone, CompactRays, RatioCone, RayFamily};
 use crate::synthesis::master::{dual_bound, reduced_value, solve_master, Columns};
 use crate::synthesis::pricing::{price_lip_box, price_staircase, Priced};
 use crate::synthesis::pricing_histogram::{price_histogram_lip, SeparableUtility};
@@ -32,6 +32,8 @@ pub(super) enum Pricer<'a> {
     },
     /// Scan every enumerated ray (normalized to `1 . q = 1`).
     Scan(&'a Columns),
+    /// Scan every extreme ray of a ratio cone kept as tree codes (normalized to `1 . q = 1`).
+    Compact(&'a RatioCone, &'a CompactRays),
     /// Exact branch-and-bound pricing of the histogram MMSE (LDP or LIP) or of mutual
     /// information (LIP) over a closed-form family (rays normalized to `p . q = 1`).
     Histogram {
@@ -47,9 +49,11 @@ const HISTOGRAM_PRICING_FLOOR_SHARE: f64 = 0.1;
 
 /// Columns with positive reduced value (best first) and an upper bound `delta` on the largest
 /// reduced value, with the total `eta . 1` of the normalization used.
+#[allow(clippy::too_many_arguments)]
 fn price(
     pricer: &Pricer,
     cone: &ColumnCone,
+    f: &dyn ColumnConvex,
     mu: &[f64],
     nu: &[f64],
     floor: f64,
@@ -77,6 +81,7 @@ fn price(
             // Rays are normalized to p . q = 1, and sum_i w_i p . q_i = p . 1 = 1.
             (priced, 1.0)
         }
+        Pricer::Compact(ratio, store) => (price_compact(ratio, store, f, mu), cone.n as f64),
         Pricer::Scan(all) => {
             let ones = vec![1.0; cone.n];
             let mut scored: Vec<(f64, usize)> = (0..all.z.len())
@@ -105,7 +110,7 @@ pub(super) fn column_generation(
     // The constant column keeps the first master feasible (the constant channel).
     let start = match pricer {
         Pricer::Family { .. } | Pricer::Histogram { .. } => vec![1.0; cone.n],
-        Pricer::Scan(_) => vec![1.0 / cone.n as f64; cone.n],
+        Pricer::Scan(_) | Pricer::Compact(..) => vec![1.0 / cone.n as f64; cone.n],
     };
     let start_value = f.column_value(&start);
     columns.push(start, start_value);
@@ -140,6 +145,7 @@ pub(super) fn column_generation(
         ) = price(
             pricer,
             cone,
+            f,
             &master.mu,
             &master.nu,
             HISTOGRAM_PRICING_FLOOR_SHARE * CG_GAP_TOLERANCE * master.total.abs().max(1.0),
@@ -168,6 +174,11 @@ pub(super) fn column_generation(
             let how = match pricer {
                 Pricer::Family { family, .. } => format!("exact pricing over {}", family.name()),
                 Pricer::Scan(all) => format!("pricing by scanning all {} rays", all.z.len()),
+                Pricer::Compact(_, store) => format!(
+                    "pricing by scanning all {} rays kept as tree codes ({} MB)",
+                    store.len(),
+                    store.bytes() >> 20
+                ),
                 Pricer::Histogram { family, .. } => format!(
                     "exact branch-and-bound pricing over {} ({} nodes, {} values computed{})",
                     family.name(),
@@ -207,4 +218,38 @@ pub(super) fn column_generation(
             columns.push(q, value);
         }
     }
+}
+
+/// The reduced value `(g(q) - mu . q) / (1 . q)` of every ray kept as a tree code (`g` is
+/// positively homogeneous), the `CG_BATCH` best normalized to `1 . q = 1`, and their largest
+/// plus a margin for the distance between a computed and an exact vertex: a relative change
+/// `w` in every entry moves a reduced value near the largest by at most
+/// `2 w (|largest| + max |mu|)` (docs/frequency.md, "Pricing without listing").
+fn price_compact(
+    ratio: &RatioCone,
+    store: &CompactRays,
+    f: &dyn ColumnConvex,
+    mu: &[f64],
+) -> Priced {
+    let (top, best) = store.best_by(
+        ratio,
+        CG_BATCH,
+        || (),
+        |_, q| {
+            let price: f64 = q.iter().zip(mu).map(|(a, b)| a * b).sum();
+            (f.column_value(q) - price) / q.iter().sum::<f64>()
+        },
+    );
+    let n = ratio.inputs();
+    let w = ratio.vertex_widening() + crate::synthesis::design_bound::gamma(2 * n + 8);
+    let largest_mu = mu.iter().map(|m| m.abs()).fold(0.0, f64::max);
+    let delta = top + 4.0 * w * (top.abs() + largest_mu);
+    let columns = best
+        .into_iter()
+        .map(|(_, q)| {
+            let s: f64 = q.iter().sum();
+            q.iter().map(|v| v / s).collect()
+        })
+        .collect();
+    Priced { columns, delta }
 }
