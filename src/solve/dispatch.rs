@@ -256,7 +256,7 @@ fn formulate_other(
         }
         let mut outcome = local()?;
         outcome.notes.push(format!(
-            "the constraints have no column cone (mutual-information privacy, (eps, delta) notions), or its extreme rays could not be listed (more than {ENUMERATION_LIMIT}, or double description did not finish within its share of the time limit); the result is a local optimum"
+            "the constraints have no column cone (mutual-information privacy, (eps, delta) notions), or its extreme rays could not be listed (more than {ENUMERATION_LIMIT}, or, for ratio cones, more than 1 GiB of tree codes; or double description did not finish within its share of the time limit); the result is a local optimum"
         ));
         return Ok((with_krr_note(problem, outcome), describe()));
     }
@@ -271,7 +271,7 @@ fn formulate_other(
         }
         let mut outcome = local()?;
         outcome.notes.push(format!(
-            "the column cone's extreme rays could not be listed (more than {ENUMERATION_LIMIT}, or double description did not finish within its share of the time limit) and exact pricing exists only for mmse-sum and mmse-histogram under a single ldp or lip constraint, and mutual-information under a single lip constraint (lip with the objective's prior); the result is a local optimum"
+            "the column cone's extreme rays could not be listed (more than {ENUMERATION_LIMIT}, or, for ratio cones, more than 1 GiB of tree codes; or double description did not finish within its share of the time limit) and exact pricing exists only for mmse-sum and mmse-histogram under a single ldp or lip constraint, and mutual-information under a single lip constraint (lip with the objective's prior); the result is a local optimum"
         ));
         return Ok((with_krr_note(problem, outcome), describe()));
     }
