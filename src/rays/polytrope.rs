@@ -89,7 +89,7 @@ pub trait VertexVisitor: Send + Sync + Clone {
     fn prune(&mut self, node: &SearchBox<'_>) -> bool;
     /// Visit one extreme ray, scaled so that `q_0 = 1`, with its tree code (for each input
     /// `x > 0`, the input it is tight to plus `UPPER_END` when `q_x` is at its upper end; see
-    /// [`RatioCone::decode`]).
+    /// [`super::CompactRays::decode`]).
     fn vertex(&mut self, q: &[f64], code: &[u8]);
     /// Take in what a copy of this visitor found in another subtree.
     fn merge(&mut self, other: Self);
