@@ -7,7 +7,8 @@
 //! end). Decoding repeats the search's own products, so the decoded ray is the one the search
 //! visited, bit for bit.
 
-use super::polytrope::{RatioCone, SearchBox, VertexVisitor, UPPER_END};
+use super::polytrope::{SearchBox, VertexVisitor, UPPER_END};
+use super::RatioCone;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;

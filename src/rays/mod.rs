@@ -11,11 +11,13 @@
 mod compact;
 mod double_description;
 mod polytrope;
+mod ratio_cone;
 mod special;
 
 pub use compact::{CompactRays, Scanned};
 pub use double_description::{enumerate_rays, enumerate_rays_until};
-pub use polytrope::{RatioCone, SearchBox, SearchStats, VertexVisitor, POLYTROPE_MAX_INPUTS};
+pub use polytrope::{SearchBox, SearchStats, VertexVisitor};
+pub use ratio_cone::{RatioCone, POLYTROPE_MAX_INPUTS};
 pub use special::{lip_vertices, staircase_rays};
 
 /// A cone whose extreme rays are known in closed form.
