@@ -95,7 +95,7 @@ pub(crate) fn mixing_weight_over_pairs(
 
 /// Whether `a + b <= c` holds exactly for the real sum (TwoSum gives the rounding error of
 /// `fl(a + b)`).
-fn exact_sum_at_most(a: f64, b: f64, c: f64) -> bool {
+pub(crate) fn exact_sum_at_most(a: f64, b: f64, c: f64) -> bool {
     let s = a + b;
     let bb = s - a;
     let error = (a - (s - bb)) + (b - bb);

@@ -308,6 +308,10 @@ impl PrivacyNotion for DPrivacy {
     fn ties(&self, _n: usize) -> Vec<(usize, usize)> {
         zero_budget_pairs(&self.encoded_budgets())
     }
+
+    fn pair_budgets(&self) -> Option<Vec<Vec<f64>>> {
+        Some(self.encoded_budgets())
+    }
 }
 
 #[cfg(test)]

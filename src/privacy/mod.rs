@@ -12,6 +12,7 @@ mod context;
 mod dprivacy;
 mod high_low;
 mod identifiability;
+mod lattice_pairs;
 mod ldp;
 mod lip;
 mod max_leakage;
@@ -116,6 +117,13 @@ pub trait PrivacyNotion: Debug + Send + Sync {
     fn mixing_weight(&self, _channel: &Channel, _target: &[f64]) -> Option<f64> {
         None
     }
+
+    /// For a notion made only of the rows `Q[a][y] <= e^(B[a][b]) Q[b][y]` in every column: the
+    /// budgets `B` (`+inf` where a pair is not bounded), without the O(n^3) search for the
+    /// essential pairs that [`PrivacyNotion::column_cone`] makes. `None` for other notions.
+    fn pair_budgets(&self) -> Option<Vec<Vec<f64>>> {
+        None
+    }
 }
 
 /// The smallest `t` in `[0, 1]` with `(1 - t) a + t g <= f ((1 - t) b + t g)`: the mixing
@@ -183,9 +191,11 @@ pub fn leakage_profile(channel: &Channel, domain: &Domain) -> BTreeMap<String, f
         identifiability_leakage(channel, prior),
     );
     if domain.has_geometry() && channel.inputs() == domain.size() {
+        let unit = domain.natural_distances();
+        let pairs = lattice_pairs::checked_pairs_at(&unit, Some(&domain.coordinates()));
         out.insert(
             "d-privacy".to_string(),
-            matrix_leakage(channel, &domain.natural_distances()),
+            context::leakage_over_pairs(channel, &unit, &pairs),
         );
     }
     out

@@ -113,16 +113,22 @@ impl PrivacySpec {
                         ),
                     ));
                 }
-                if purpose == Purpose::Solve
-                    && n > crate::formulation::LP_MAX_INPUTS
-                    && !line_method
-                {
+                let lattice = domain.has_geometry()
+                    && crate::synthesis::is_full_lattice(&domain.coordinates());
+                let cap = if lattice {
+                    crate::synthesis::TILED_MAX_INPUTS
+                } else {
+                    crate::formulation::LP_MAX_INPUTS
+                };
+                if purpose == Purpose::Solve && n > cap && !line_method {
                     return Err(ProblemError::invalid(
                         format!("{key}.notion"),
                         "\"d-privacy\"",
                         format!(
-                            "{n} points: d-privacy is solved by one program over the channel, at most {} points (except with metric = \"line\" over equally spaced points)",
-                            crate::formulation::LP_MAX_INPUTS
+                            "{n} points: d-privacy is solved by one program over the channel, at most {} points (except with metric = \"line\" over equally spaced points, and up to {} points filling a full grid, by the tiled method); the channel alone would need {:.1} GB",
+                            crate::formulation::LP_MAX_INPUTS,
+                            crate::synthesis::TILED_MAX_INPUTS,
+                            (n as f64).powi(2) * 8.0 / 1e9
                         ),
                     ));
                 }
@@ -142,7 +148,13 @@ impl PrivacySpec {
                     .transpose()?;
                 Box::new(DPrivacy {
                     epsilon: check_epsilon(&eps_key, *epsilon)?,
-                    checked: checked_pairs(&distances, n),
+                    checked: super::lattice_pairs::checked_pairs_at(
+                        &distances,
+                        domain
+                            .has_geometry()
+                            .then(|| domain.coordinates())
+                            .as_deref(),
+                    ),
                     distances,
                     spanner,
                 })

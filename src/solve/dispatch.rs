@@ -15,9 +15,10 @@ use crate::synthesis::line::{solve_on_line, EquallySpacedLine};
 use crate::synthesis::{
     decomposition_is_faster, lazy_symmetry_order, point_symmetries, solve_by_decomposition,
     solve_by_design, solve_by_rays, solve_ldp_interior, solve_linear, solve_locally,
-    solve_ratio_interior, solve_symmetric_design, solve_with_lazy_rows, staircase_epsilon, Outcome,
-    Run, ENUMERATION_LIMIT, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT, LAZY_SYMMETRIC_MIN_INPUTS,
-    LAZY_SYMMETRY_ORDER, LAZY_WARM_MIN_INPUTS, RATIO_INTERIOR_MIN_INPUTS,
+    solve_ratio_interior, solve_symmetric_design, solve_tiled, solve_with_lazy_rows,
+    staircase_epsilon, Outcome, Run, ENUMERATION_LIMIT, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT,
+    LAZY_SYMMETRIC_MIN_INPUTS, LAZY_SYMMETRY_ORDER, LAZY_WARM_MIN_INPUTS,
+    RATIO_INTERIOR_MIN_INPUTS, TEMPLATE_SIDE, TILED_MIN_INPUTS,
 };
 
 /// Pick the method for the objective and run it: the outcome and the encoding notes.
@@ -92,6 +93,9 @@ fn formulate_other(
             MethodChoice::Auto | MethodChoice::Decomposition | MethodChoice::LdpInteriorPoint
         )
         && decomposition_is_faster(&all);
+    if let Some(tiled) = try_tiled(problem, &all, method, run)? {
+        return Ok(tiled);
+    }
     if n > LP_MAX_INPUTS && !decomposable {
         return Err(SolveError::TooLarge(format!(
             "{n} symbols: this problem is solved by one program over the channel's {} entries (about {:.0} GB of solver memory); at most {LP_MAX_INPUTS} symbols, except a linear objective under a lone ldp constraint (decomposition) or a lone d-privacy constraint on an equally spaced line",
@@ -384,4 +388,63 @@ fn ratio_interior_closed(outcome: &Outcome) -> bool {
         }
         _ => false,
     }
+}
+
+/// The tiled method where it is chosen (`auto` above [`LP_MAX_INPUTS`] points): `None` when
+/// it is not chosen; an error when it was asked for and does not apply.
+fn try_tiled(
+    problem: &Problem,
+    all: &[&dyn PrivacyNotion],
+    method: MethodChoice,
+    run: &Run,
+) -> Result<Option<(Outcome, Vec<String>)>, SolveError> {
+    let n = problem.domain.size();
+    let wanted = match method {
+        MethodChoice::Tiled => true,
+        MethodChoice::Auto => n > LP_MAX_INPUTS,
+        _ => false,
+    };
+    let coefficients = problem.objective.linear_coefficients();
+    let outcome = match (wanted, coefficients) {
+        (true, Some(coefficients)) if problem.domain.has_geometry() => {
+            pair_budgets(all).and_then(|budgets| {
+                solve_tiled(
+                    &budgets,
+                    coefficients,
+                    problem.objective.goal(),
+                    &problem.domain.coordinates(),
+                    run,
+                )
+            })
+        }
+        _ => None,
+    };
+    match outcome {
+        Some(outcome) => Ok(Some((
+            outcome,
+            cone_encoding(all, "ratio rows of a template lattice, carried to every output"),
+        ))),
+        None if method == MethodChoice::Tiled => Err(SolveError::MethodNotApplicable(format!(
+            "the tiled method needs a minimized linear objective under notions made only of ratio rows (d-privacy) over a full grid of at least {TILED_MIN_INPUTS} points, larger than {TEMPLATE_SIDE} cells along some axis, whose costs and factors depend only on the displacement between points (a uniform prior)"
+        ))),
+        None => Ok(None),
+    }
+}
+
+/// The entrywise least budgets of notions made only of pair rows, when every notion is one.
+fn pair_budgets(all: &[&dyn PrivacyNotion]) -> Option<Vec<Vec<f64>>> {
+    let mut budgets: Option<Vec<Vec<f64>>> = None;
+    for p in all {
+        let b = p.pair_budgets()?;
+        budgets = Some(match budgets {
+            None => b,
+            Some(mut acc) => {
+                for (ra, rb) in acc.iter_mut().zip(&b) {
+                    ra.iter_mut().zip(rb).for_each(|(x, &y)| *x = x.min(y));
+                }
+                acc
+            }
+        });
+    }
+    budgets
 }

@@ -73,7 +73,9 @@ pub enum MethodChoice {
     /// gap, the LDP interior-point method takes over), the interior point by output column when the
     /// notions are made only of ratio rows with factors above 1 (d-privacy on grids) from 80
     /// inputs on (from 36 with at least 4 symmetries or a warm-starting backend), with lazy rows
-    /// when it does not apply or its gap stays open, otherwise one LP.
+    /// when it does not apply or its gap stays open, the tiled method above 1,000 points on a
+    /// full grid (d-privacy, costs and budgets that depend only on the displacement), otherwise
+    /// one LP.
     #[default]
     Auto,
     /// One LP with every constraint.
@@ -91,6 +93,10 @@ pub enum MethodChoice {
     /// The remapped geometric mechanism certified by exact pricing (a lone d-privacy
     /// constraint on an equally spaced line).
     Line,
+    /// A template lattice's optimum carried to a large lattice, with a certified gap (a linear
+    /// objective under d-privacy on a full grid of more than 1,000 points whose costs and
+    /// factors depend only on the displacement; `auto` picks it there).
+    Tiled,
 }
 
 /// How to solve.

@@ -28,6 +28,7 @@ mod ratio_interior;
 mod run;
 mod support;
 mod symmetry;
+mod tiled;
 
 pub use decompose::{
     decomposition_applies, decomposition_is_faster, solve_by_decomposition, staircase_epsilon,
@@ -55,6 +56,9 @@ pub use ratio_interior::{
 };
 pub use run::{ProgressSink, Run};
 pub use symmetry::point_symmetries;
+pub use tiled::{
+    is_full_lattice, lattice_cells, solve_tiled, TEMPLATE_SIDE, TILED_MAX_INPUTS, TILED_MIN_INPUTS,
+};
 
 use mechsynth_solvers::LpStatus;
 use serde::{Serialize, Serializer};
@@ -84,6 +88,9 @@ pub enum Method {
     /// A primal-dual interior-point method by output column for a linear objective under
     /// ratio rows (d-privacy, context-aware LDP, LDP).
     RatioInteriorPoint,
+    /// A template lattice's certified optimum carried to every output of a large lattice,
+    /// with the template's duals carried as a bound (geo-indistinguishability on large grids).
+    Tiled,
     /// The truncated geometric mechanism remapped to Bayes outputs, certified by exact
     /// pricing on an equally spaced line (d-privacy, linear objective).
     GeometricRemap,
@@ -107,6 +114,7 @@ impl Method {
             Method::LazyRows => "LP, lazy rows",
             Method::LdpInteriorPoint => "interior point, LDP envelope",
             Method::RatioInteriorPoint => "interior point by output column",
+            Method::Tiled => "tiled from a template",
             Method::GeometricRemap => "geometric + remap, certified by exact line pricing",
             Method::InfeasibilityProof => "infeasibility proof",
             Method::Local => "local",

@@ -25,8 +25,8 @@ pub struct SolveArgs {
     /// Method for linear objectives: `auto` picks the line method under a lone d-privacy
     /// constraint on an equally spaced line, decomposition under a lone LDP constraint
     /// (24 inputs or more), the interior point by output column for d-privacy and context-ldp
-    /// from 25 inputs (lazily added ratio rows, or one LP, when its gap stays open), one LP
-    /// otherwise.
+    /// from 25 inputs (lazily added ratio rows, or one LP, when its gap stays open), the tiled
+    /// method for d-privacy on a full grid of more than 1,000 points, one LP otherwise.
     #[arg(long, value_enum, default_value = "auto")]
     method: MethodArg,
     /// Write the result to FILE instead of stdout.
@@ -66,6 +66,9 @@ enum MethodArg {
     /// The remapped geometric mechanism, certified by exact pricing (d-privacy on an
     /// equally spaced line).
     Line,
+    /// A template's optimum carried to a large lattice, with a certified gap (more than 1,000
+    /// points on a full grid, uniform prior, d-privacy).
+    Tiled,
 }
 
 /// Run `solve`; the exit code follows the status (see the crate README).
@@ -115,6 +118,7 @@ pub fn run(args: SolveArgs) -> Result<u8> {
             MethodArg::Decomposition => MethodChoice::Decomposition,
             MethodArg::LdpInteriorPoint => MethodChoice::LdpInteriorPoint,
             MethodArg::RatioInteriorPoint => MethodChoice::RatioInteriorPoint,
+            MethodArg::Tiled => MethodChoice::Tiled,
             MethodArg::Line => MethodChoice::Line,
         },
         backend: backend_of(args.solver),

@@ -34,6 +34,7 @@
 //! objective), so the bound holds for the full problem.
 
 mod bound;
+mod duals;
 mod factor;
 mod newton;
 mod path;
@@ -45,6 +46,7 @@ use super::symmetry::{preserving, Orbits};
 use super::{Method, Outcome, RoundTrace, Run, Status};
 use crate::objective::Goal;
 use crate::privacy::PrivacyNotion;
+pub(crate) use duals::ColumnDuals;
 use std::time::Instant;
 use structure::Structure;
 
@@ -98,10 +100,24 @@ pub fn solve_ratio_interior(
     symmetries: &[Vec<usize>],
     run: &Run,
 ) -> Option<Outcome> {
+    let n = coefficients.len();
+    let ratios = ratio_rows(privacy, n)?;
+    Some(solve_rows(&ratios, coefficients, goal, symmetries, run).0)
+}
+
+/// The same over explicit ratio rows `(a, b, f)` (`Q[a][y] <= f Q[b][y]` in every column,
+/// every `f > 1`), with the duals of the last point's encoded rows in every output column of
+/// the full program (see [`duals`]), in the objective's units.
+pub(crate) fn solve_rows(
+    ratios: &[(usize, usize, f64)],
+    coefficients: &[Vec<f64>],
+    goal: Goal,
+    symmetries: &[Vec<usize>],
+    run: &Run,
+) -> (Outcome, Option<ColumnDuals>) {
     let start = Instant::now();
     let n = coefficients.len();
     let m = coefficients.first().map_or(0, Vec::len);
-    let ratios = ratio_rows(privacy, n)?;
     let sign = match goal {
         Goal::Minimize => 1.0,
         Goal::Maximize => -1.0,
@@ -112,10 +128,13 @@ pub fn solve_ratio_interior(
         .iter()
         .map(|row| row.iter().map(|c| sign * c / scale).collect())
         .collect();
-    let group = preserving(symmetries, coefficients, &ratios);
+    let mut group = preserving(symmetries, coefficients, ratios);
     let orbits = Orbits::new(&group, n, m);
-    let mut structure = Structure::new(&costs, &ratios, &orbits);
-    structure.encode(&tightest_rows(&ratios, n));
+    if orbits.order == 1 {
+        group.truncate(1);
+    }
+    let mut structure = Structure::new(&costs, ratios, &orbits);
+    structure.encode(&tightest_rows(ratios, n));
     let mut notes = Vec::new();
     let mut trace = Vec::new();
     let mut best_bound = f64::NEG_INFINITY;
@@ -224,7 +243,10 @@ pub fn solve_ratio_interior(
             n * m
         ));
     }
-    Some(Outcome {
+    let duals = point
+        .as_ref()
+        .map(|s| structure.column_duals(&group, &s.last.z, scale));
+    let outcome = Outcome {
         method: Method::RatioInteriorPoint,
         status: Status::Feasible,
         iterations: iterations as u64,
@@ -233,7 +255,8 @@ pub fn solve_ratio_interior(
         notes,
         solver_objective: point.map(|s| to_problem(s.objective)),
         trace,
-    })
+    };
+    (outcome, duals)
 }
 
 /// Each input's [`INITIAL_ROWS_PER_INPUT`] tightest rows (smallest factors).

@@ -16,6 +16,8 @@ pub(super) struct Ratio {
 
 /// The variables of one representative output column: the orbits of its entries.
 pub(super) struct Block {
+    /// The representative output column (the block stands for its orbit).
+    pub output: usize,
     /// The local variable of each input's entry in the column.
     pub local: Vec<u32>,
     /// Number of local variables.
@@ -99,6 +101,7 @@ impl Structure {
                 local.push(place[v].1);
             }
             blocks.push(Block {
+                output: y,
                 local,
                 size: size as usize,
                 offset,
