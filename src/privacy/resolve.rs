@@ -125,10 +125,10 @@ impl PrivacySpec {
                         format!("{key}.notion"),
                         "\"d-privacy\"",
                         format!(
-                            "{n} points: d-privacy is solved by one program over the channel, at most {} points (except with metric = \"line\" over equally spaced points, and up to {} points filling a full grid, by the tiled method, which keeps about 100 bytes per channel entry: {:.1} GB here)",
+                            "{n} points: d-privacy is solved by one program over the channel, at most {} points (except with metric = \"line\" over equally spaced points, and up to {} points filling a full grid, by the tiled method, which keeps about 160 bytes per channel entry: {:.1} GB here)",
                             crate::formulation::LP_MAX_INPUTS,
                             crate::synthesis::TILED_MAX_INPUTS,
-                            (n as f64).powi(2) * 100.0 / 1e9
+                            (n as f64).powi(2) * 160.0 / 1e9
                         ),
                     ));
                 }

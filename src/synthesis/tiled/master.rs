@@ -56,6 +56,11 @@ impl Group {
             .collect()
     }
 
+    /// The representative of the orbit of `x`.
+    pub fn representative(&self, x: usize) -> usize {
+        self.representative[x]
+    }
+
     /// Size of the orbit of `y`.
     pub fn orbit_size(&self, y: usize) -> usize {
         self.elements.len() / self.stabilizer(y).count()
@@ -94,14 +99,20 @@ pub(crate) struct Solved {
     pub objective: f64,
     /// Backend iterations.
     pub iterations: u64,
+    /// The dual of each input orbit's row sum, in the order of [`Group::representatives`]:
+    /// `|orbit|` times each of its inputs' row price.
+    pub duals: Vec<f64>,
 }
 
 /// Solve the master over `candidates` with costs `costs` (`n x n`, kept by the group); an
-/// error naming the backend's status when it does not return an optimal point.
+/// error naming the backend's status when it does not return an optimal point. The channel
+/// is built only when `channel` is set (`rows` is empty otherwise).
 pub(crate) fn solve_master(
     group: &Group,
     candidates: &[Candidate],
     costs: &[Vec<f64>],
+    channel: bool,
+    dual_box: Option<&[(f64, f64)]>,
     run: &Run,
 ) -> Result<Solved, String> {
     let n = costs.len();
@@ -146,12 +157,47 @@ pub(crate) fn solve_master(
             .collect();
         lp.add_constraint(terms, Sense::Eq, 1.0);
     }
+    // A box `[l, u]` on the dual of row k: a column `+e_k` of cost `u` and one `-e_k` of cost
+    // `-l` (du Merle, Villeneuve, Desrosiers and Hansen, Discrete Math. 194, 1999). They stay
+    // out of the channel, which is built only without a box.
+    if let Some(bounds) = dual_box {
+        let mut lp_boxed = LinearProgram::new();
+        for (cost, _) in &columns {
+            lp_boxed.add_var(*cost, 0.0, f64::INFINITY);
+        }
+        let extra: Vec<(usize, usize)> = bounds
+            .iter()
+            .map(|&(l, u)| {
+                (
+                    lp_boxed.add_var(u, 0.0, f64::INFINITY),
+                    lp_boxed.add_var(-l, 0.0, f64::INFINITY),
+                )
+            })
+            .collect();
+        for (k, row) in lp.constraints().iter().enumerate() {
+            let mut terms = row.terms.clone();
+            if let Some(&(up, down)) = extra.get(k) {
+                terms.push((up, 1.0));
+                terms.push((down, -1.0));
+            }
+            lp_boxed.add_constraint(terms, Sense::Eq, 1.0);
+        }
+        lp = lp_boxed;
+    }
     let solution = run
         .backend
         .solve(&lp, &run.backend_options())
         .map_err(|e| e.to_string())?;
     if solution.status != LpStatus::Optimal {
         return Err(format!("the master program ended {}", solution.status));
+    }
+    if !channel || dual_box.is_some() {
+        return Ok(Solved {
+            rows: Vec::new(),
+            objective: solution.objective,
+            iterations: solution.iterations,
+            duals: solution.duals,
+        });
     }
     let weights: Vec<f64> = solution.x.iter().map(|w| w.max(0.0)).collect();
     // Q[x][h y] = sum_k w_k s_k(h^-1 x), for every output h y of each representative's orbit.
@@ -187,5 +233,6 @@ pub(crate) fn solve_master(
         rows,
         objective: solution.objective,
         iterations: solution.iterations,
+        duals: solution.duals.clone(),
     })
 }

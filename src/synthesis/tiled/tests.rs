@@ -12,6 +12,9 @@ const ROUNDING: f64 = 1e-8;
 /// On a 12 x 12 grid from an 8 x 8 template the channel was measured 0.98% above the exact
 /// optimum; this test fails above 1.5%.
 const QUALITY: f64 = 0.015;
+/// The bound was measured 0.15% below the exact optimum on that grid (the template's duals
+/// alone gave 38% below); this test fails beyond 0.5%.
+const BOUND_QUALITY: f64 = 0.005;
 
 fn grid(side: usize) -> Vec<[f64; 2]> {
     (0..side * side)
@@ -90,7 +93,10 @@ fn the_channel_is_private_near_the_exact_optimum_and_the_bound_is_below_it() {
     );
     let bound = tiled.bound.expect("a bound");
     assert!(bound <= optimum * (1.0 + 1e-9), "{bound} above {optimum}");
-    assert!(bound > 0.0);
+    assert!(
+        bound >= optimum * (1.0 - BOUND_QUALITY),
+        "{bound} far below {optimum}"
+    );
 }
 
 #[test]
