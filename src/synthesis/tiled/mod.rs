@@ -203,7 +203,7 @@ fn solve_with_side(
     let carried = bound;
     let bound = tightened.bound;
     let mut notes = vec![format!(
-        "tiled from a {t_rows} x {t_cols} template ({template_seconds:.1} s; its own gap {}), carried to the {} x {} lattice: {} candidate columns for {} output orbits, master program {:.1} s; bound {carried:.9e} from the template's duals carried to every output (Lagrangian relaxation of the ratio rows), then {bound:.9e} after {} rounds of column generation on the large lattice (Lasdon bound, windows of e^{} decay)",
+        "tiled from a {t_rows} x {t_cols} template ({template_seconds:.1} s; its own gap {}), carried to the {} x {} lattice: {} candidate columns for {} output orbits, master program {:.1} s; bound {carried:.9e} from the template's duals carried to every output (Lagrangian relaxation of the ratio rows), then {bound:.9e} after {} rounds of column generation on the large lattice (Lasdon bound, windows of e^{} decay priced by Clarabel)",
         template
             .bound
             .zip(template.solver_objective)
