@@ -6,7 +6,8 @@
 //! proving optimality (a certified channel is still printed when it returned one; for `curve`,
 //! the overall time limit left points out); 5 no
 //! certified channel (solve) or a stated constraint does not hold (audit); 6 a published claim
-//! or theorem does not hold (verify; 4 when `--time-limit` ends a sweep). The collection subcommands (privatize, estimate,
+//! or theorem does not hold (verify; 4 when `--time-limit` ends a sweep or the theorem checks, whose
+//! partial result is printed). The collection subcommands (privatize, estimate,
 //! simulate, plan) exit 0, 1 or 2, and 4 when `--time-limit` runs out (privatize and estimate
 //! while reading their input, estimate in EM or its bootstrap); `continuous` exits 3 when no noise meets the target, 4 at
 //! its time limit, 6 with `--verify` when a closed form of the paper fails; `compose` exits 4
