@@ -32,6 +32,7 @@ mod estimate;
 mod figures;
 mod input;
 mod mechanism;
+mod numbers;
 mod plan;
 mod privatize;
 mod simulate;
@@ -96,10 +97,13 @@ enum Command {
 
 fn main() -> ExitCode {
     // Negative numbers are values (`--time-limit -1` gets the check's message naming the flag,
-    // not clap's "unexpected argument").
+    // not clap's "unexpected argument"), and so is anything after a numeric flag
+    // (`--epsilon -inf` is refused by `numbers` naming `--epsilon`).
     let command = Cli::command().mut_subcommands(|sub| {
         sub.mut_args(|arg| {
-            if arg.get_action().takes_values() {
+            if numbers::is_numeric(&arg) {
+                arg.allow_hyphen_values(true)
+            } else if arg.get_action().takes_values() {
                 arg.allow_negative_numbers(true)
             } else {
                 arg

@@ -18,10 +18,10 @@ pub struct VerifyArgs {
     #[arg(long)]
     theorems: bool,
     /// Random cases per theorem (with --theorems).
-    #[arg(long, default_value_t = mechsynth::verify::theorems::DEFAULT_CASES, requires = "theorems")]
+    #[arg(long, default_value_t = mechsynth::verify::theorems::DEFAULT_CASES, requires = "theorems", value_parser = crate::numbers::count(1, mechsynth::verify::theorems::MAX_CASES))]
     cases: usize,
     /// Seed of the theorem cases (with --theorems).
-    #[arg(long, default_value_t = 1, requires = "theorems")]
+    #[arg(long, default_value_t = 1, requires = "theorems", value_parser = crate::numbers::seed())]
     seed: u64,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
@@ -32,7 +32,7 @@ pub struct VerifyArgs {
     /// Time limit for the optimum, for the whole sweep with --sweep, and for the theorem
     /// checks with --theorems (counted from the start), in seconds (exit 4 when a sweep or the
     /// theorem checks run out; the theorems' partial result is printed).
-    #[arg(long, default_value_t = 600.0)]
+    #[arg(long, default_value_t = 600.0, value_parser = crate::numbers::seconds())]
     time_limit: f64,
 }
 
