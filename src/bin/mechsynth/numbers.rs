@@ -112,9 +112,9 @@ pub fn unit_half_open() -> Checked<f64> {
 }
 
 /// The smallest `1 - level` of a confidence level: the intervals use the normal quantile of
-/// `(1 + level) / 2`, computed from the tail `(1 - level) / 2`; below this the tail is within
-/// a few ulps of 1's rounding and the quantile (about 7.4 at 1e-13) turns infinite
-/// (`level = 0.9999999999999999` gives a tail that rounds to 0).
+/// `(1 + level) / 2`, computed from the tail `(1 - level) / 2`; closer to 1 the tail is a few
+/// ulps of 1 (`level = 0.9999999999999999` makes `(1 + level) / 2` round to 1 and the
+/// quantile infinite). At the bound the quantile is about 7.1.
 pub const MIN_LEVEL_TAIL: f64 = 1e-12;
 
 /// A confidence level in `(0, 1 - MIN_LEVEL_TAIL]`.
@@ -127,7 +127,8 @@ pub fn level() -> Checked<f64> {
     )
 }
 
-/// The largest time limit accepted, in seconds (see [`crate::input::MAX_TIME_LIMIT_SECONDS`]).
+/// A time limit: a positive number of seconds, at most
+/// [`crate::input::MAX_TIME_LIMIT_SECONDS`].
 pub fn seconds() -> Checked<f64> {
     let max = crate::input::MAX_TIME_LIMIT_SECONDS;
     Checked::new(
