@@ -72,10 +72,16 @@ fn exact(value: f64) -> Integral {
     Integral { value, error: 0.0 }
 }
 
-/// As [`measure`] with an explicit LIP criterion.
+/// As [`measure`] with an explicit LIP criterion. A parameter outside the calibration's range ([`super::edges::check_parameter`]) has no
+/// meaning; at the range's edges the exact values of [`super::edges::edge_measure`] are used.
 pub fn measure_with(req: &Request, parameter: f64, criterion: Criterion) -> Integral {
     let eps = req.epsilon;
+    if let Some(edge) = super::edges::edge_measure(req, parameter) {
+        return edge;
+    }
     let noise = match req.mechanism {
+        // LDP of `Y = X` w.p. lambda: the set {x} has probability lambda given x, 0 given x'.
+        MechanismKind::Sampling if req.notion == Notion::Ldp => return exact(parameter),
         MechanismKind::Sampling => return exact(sampling::delta(parameter, eps, criterion)),
         MechanismKind::Gaussian => Noise::Gaussian(parameter),
         MechanismKind::Laplace => Noise::Laplace(parameter),

@@ -11,6 +11,7 @@ pub mod calibrate;
 pub mod closed_form;
 pub mod convolution;
 pub mod discrete_laplace;
+pub mod edges;
 pub mod error;
 pub mod hockey;
 pub mod lip;

@@ -49,6 +49,12 @@ pub struct Request {
     pub criterion: Criterion,
 }
 
+/// Largest target eps: the divergences are integrated to about 1e-13 (see [`MIN_LIP_DELTA`])
+/// and e^-30 is 9.4e-14, so beyond this the quadrature cannot tell `e^eps` apart from
+/// infinity (at 1e6 it overflows and the calibration returned NaN); the same bound as
+/// [`crate::privacy::MAX_EPSILON`] for the discrete notions.
+pub const MAX_EPSILON: f64 = crate::privacy::MAX_EPSILON;
+
 /// The smallest positive delta of a LIP calibration: the hockey-stick divergences are
 /// integrated to about 1e-13 ([`super::convolution::INNER_TOLERANCE`]), and below this the
 /// bisection would chase quadrature error (it reported no feasible noise at 1e-13).
@@ -58,6 +64,13 @@ impl Request {
     /// Check the request; names the offending key.
     pub fn validate(&self) -> Result<(), ContinuousError> {
         positive("epsilon", self.epsilon)?;
+        if self.epsilon > MAX_EPSILON {
+            return Err(ContinuousError::invalid(
+                "epsilon",
+                self.epsilon,
+                format!("must be at most {MAX_EPSILON}: the quadrature (accurate to about 1e-13) cannot resolve e^-eps below e^-{MAX_EPSILON}"),
+            ));
+        }
         if !(self.delta.is_finite() && (0.0..1.0).contains(&self.delta)) {
             return Err(ContinuousError::invalid(
                 "delta",
@@ -149,6 +162,13 @@ impl Request {
         // LIP bounds the inputs of the prior: with a discrete prior those are its points, so
         // a data range would be ignored and a data point must be one of them.
         if let (Notion::Lip, Prior::Discrete { points, .. }) = (self.notion, &self.prior) {
+            if points.len() < 2 {
+                return Err(ContinuousError::invalid(
+                    "prior",
+                    format!("discrete({}:1)", points.first().copied().unwrap_or(f64::NAN)),
+                    "a one-point prior makes X known before anything is released: every noise level (none included) leaks nothing, so there is nothing to calibrate; give a prior with at least two points",
+                ));
+            }
             if let Some((lo, hi)) = self.range {
                 return Err(ContinuousError::invalid(
                     "range",

@@ -22,10 +22,10 @@ pub struct AuditArgs {
     #[arg(long)]
     force: bool,
     /// Also report the smallest delta of (eps, delta)-LDP and -LIP at this eps (repeatable).
-    #[arg(long = "epsilon", value_name = "EPS", allow_negative_numbers = true)]
+    #[arg(long = "epsilon", value_name = "EPS", allow_negative_numbers = true, value_parser = crate::numbers::non_negative())]
     epsilons: Vec<f64>,
     /// Also report the smallest eps of (eps, delta)-LDP and -LIP at this delta (repeatable).
-    #[arg(long = "delta", value_name = "DELTA", allow_negative_numbers = true)]
+    #[arg(long = "delta", value_name = "DELTA", allow_negative_numbers = true, value_parser = crate::numbers::probability())]
     deltas: Vec<f64>,
 }
 

@@ -3,7 +3,7 @@
 //! reported with status `no-channel:time-limit` and no value).
 
 use crate::common::{emit, Format, UsageError};
-use crate::sweep::{parse, NotComputed, Value};
+use crate::sweep::{NotComputed, Value};
 use anyhow::Result;
 use mechsynth::compose::{compose, report::ComposeOptions, ComposeError, ComposeReport};
 use mechsynth::AuditSpec;
@@ -21,10 +21,10 @@ pub struct ComposeArgs {
     #[arg(required = true)]
     channels: Vec<PathBuf>,
     /// Release each channel this many times (default 1; with one file, the k-fold release).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::numbers::count(1, mechsynth::privacy::MAX_RELEASES))]
     releases: usize,
     /// delta' for advanced composition (Dwork-Rothblum-Vadhan) and the exact eps at it.
-    #[arg(long = "delta-prime", value_name = "DELTA")]
+    #[arg(long = "delta-prime", value_name = "DELTA", value_parser = crate::numbers::probability_open())]
     delta_prime: Option<f64>,
     /// Vertices of a prior set for BP-LIP (Cor. 4): priors separated by ';', entries by ','.
     #[arg(long = "bp-priors", value_name = "P;P;...")]
@@ -35,7 +35,7 @@ pub struct ComposeArgs {
         long = "time-limit",
         value_name = "SECONDS",
         allow_hyphen_values = true
-    )]
+    , value_parser = crate::numbers::seconds())]
     time_limit: Option<f64>,
     /// Output format.
     #[arg(long, value_enum)]
@@ -127,8 +127,14 @@ const SWEEP_KEYS: [&str; 3] = ["releases", "delta-prime", "channel"];
 
 fn set(args: &mut ComposeArgs, key: &str, value: &str) -> Result<()> {
     match key {
-        "releases" => args.releases = parse(key, value)?,
-        "delta-prime" => args.delta_prime = Some(parse(key, value)?),
+        "releases" => {
+            let max = mechsynth::privacy::MAX_RELEASES;
+            args.releases = crate::numbers::count(1, max).parse_as("--releases", value)?
+        }
+        "delta-prime" => {
+            let d = crate::numbers::probability_open().parse_as("--delta-prime", value)?;
+            args.delta_prime = Some(d)
+        }
         _ => args.channels = value.split(',').map(PathBuf::from).collect(),
     }
     Ok(())

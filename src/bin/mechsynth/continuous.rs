@@ -35,19 +35,19 @@ pub struct ContinuousArgs {
     #[arg(long)]
     notion: Option<String>,
     /// Target eps.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::numbers::positive_at_most(mechsynth::continuous::request::MAX_EPSILON))]
     epsilon: Option<f64>,
     /// Target delta.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::numbers::unit_half_open())]
     delta: Option<f64>,
     /// Data range LO,HI.
     #[arg(long, allow_hyphen_values = true)]
     range: Option<String>,
     /// LDP sensitivity (default: the range's width).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::numbers::positive())]
     sensitivity: Option<f64>,
     /// One data point: instance-dependent calibration.
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, allow_hyphen_values = true, value_parser = crate::numbers::finite())]
     at: Option<f64>,
     /// definition (Def. 5) or corollary-9.
     #[arg(long)]
@@ -56,14 +56,14 @@ pub struct ContinuousArgs {
     #[arg(long)]
     verify: bool,
     /// Stop after this many seconds (exit 4).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::numbers::seconds())]
     time_limit: Option<f64>,
     /// Output format.
     #[arg(long, value_enum)]
     format: Option<Format>,
     /// Evaluate this noise parameter (sigma, b or lambda) instead of calibrating: the delta (or
     /// eps when --delta is 0) it achieves under LIP and LDP.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::numbers::non_negative())]
     noise: Option<f64>,
     /// With --sweep: the column plotted (parameter, achieved, release-mse or posterior-mse;
     /// default parameter).
@@ -87,9 +87,9 @@ fn pair(key: &str, text: &str) -> Result<(f64, f64)> {
         .map(|t| t.trim().parse::<f64>())
         .collect::<Result<_, _>>()
         .map_err(|_| UsageError(format!("invalid `{key}` = {text}: expected LO,HI")))?;
-    if v.len() != 2 {
+    if v.len() != 2 || !v.iter().all(|x| x.is_finite()) || v[0] > v[1] {
         bail!(UsageError(format!(
-            "invalid `{key}` = {text}: expected LO,HI"
+            "invalid `{key}` = {text}: expected LO,HI, finite numbers with LO <= HI"
         )));
     }
     Ok((v[0], v[1]))

@@ -53,13 +53,13 @@ pub struct CurveArgs {
     #[arg(long)]
     resume: bool,
     /// Overall time limit in seconds: points not started by then are left out (resume later).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::numbers::seconds())]
     time_limit: Option<f64>,
     /// Time limit of each point in seconds.
-    #[arg(long, default_value_t = 600.0)]
+    #[arg(long, default_value_t = 600.0, value_parser = crate::numbers::seconds())]
     point_time_limit: f64,
     /// Relative gap below which a channel counts as optimal (plus 1e-9 absolute).
-    #[arg(long, default_value_t = GapTolerance::DEFAULT.relative)]
+    #[arg(long, default_value_t = GapTolerance::DEFAULT.relative, value_parser = crate::numbers::unit_half_open())]
     gap: f64,
     /// LP backend.
     #[arg(long, value_enum, default_value = "clarabel")]

@@ -43,19 +43,19 @@ pub struct EstimateArgs {
     #[arg(long = "query", value_delimiter = ',', default_value = "frequencies")]
     queries: Vec<String>,
     /// Confidence level of the intervals.
-    #[arg(long, default_value_t = 0.95)]
+    #[arg(long, default_value_t = 0.95, value_parser = crate::numbers::level())]
     level: f64,
     /// Bootstrap replicates for the projected and EM estimators.
-    #[arg(long, default_value_t = DEFAULT_BOOTSTRAP)]
+    #[arg(long, default_value_t = DEFAULT_BOOTSTRAP, value_parser = crate::numbers::count(0, mechsynth::collect::estimate::MAX_BOOTSTRAP))]
     bootstrap: usize,
     /// Seed of the bootstrap (default: from the operating system).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::numbers::seed())]
     seed: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
     /// Give up reading the reports after this many seconds; the bootstrap stops there too.
-    #[arg(long, default_value_t = 3600.0)]
+    #[arg(long, default_value_t = 3600.0, value_parser = crate::numbers::seconds())]
     time_limit: f64,
 }
 

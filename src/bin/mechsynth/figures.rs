@@ -17,7 +17,7 @@ pub struct FiguresArgs {
     #[arg(long)]
     force: bool,
     /// Time limit of each point in seconds.
-    #[arg(long, default_value_t = 600.0)]
+    #[arg(long, default_value_t = 600.0, value_parser = crate::numbers::seconds())]
     point_time_limit: f64,
 }
 

@@ -6,7 +6,8 @@
 //! proving optimality (a certified channel is still printed when it returned one; for `curve`,
 //! the overall time limit left points out); 5 no
 //! certified channel (solve) or a stated constraint does not hold (audit); 6 a published claim
-//! or theorem does not hold (verify; 4 when `--time-limit` ends a sweep). The collection subcommands (privatize, estimate,
+//! or theorem does not hold (verify; 4 when `--time-limit` ends a sweep or the theorem checks, whose
+//! partial result is printed). The collection subcommands (privatize, estimate,
 //! simulate, plan) exit 0, 1 or 2, and 4 when `--time-limit` runs out (privatize and estimate
 //! while reading their input, estimate in EM or its bootstrap); `continuous` exits 3 when no noise meets the target, 4 at
 //! its time limit, 6 with `--verify` when a closed form of the paper fails; `compose` exits 4
@@ -31,6 +32,7 @@ mod estimate;
 mod figures;
 mod input;
 mod mechanism;
+mod numbers;
 mod plan;
 mod privatize;
 mod simulate;
@@ -95,10 +97,13 @@ enum Command {
 
 fn main() -> ExitCode {
     // Negative numbers are values (`--time-limit -1` gets the check's message naming the flag,
-    // not clap's "unexpected argument").
+    // not clap's "unexpected argument"), and so is anything after a numeric flag
+    // (`--epsilon -inf` is refused by `numbers` naming `--epsilon`).
     let command = Cli::command().mut_subcommands(|sub| {
         sub.mut_args(|arg| {
-            if arg.get_action().takes_values() {
+            if numbers::is_numeric(&arg) {
+                arg.allow_hyphen_values(true)
+            } else if arg.get_action().takes_values() {
                 arg.allow_negative_numbers(true)
             } else {
                 arg

@@ -24,13 +24,13 @@ pub struct MechanismArgs {
     #[arg(long, value_enum, conflicts_with_all = ["channel", "baseline"])]
     pub oracle: Option<OracleSpec>,
     /// Privacy parameter of the baseline or oracle.
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::numbers::in_zero_to(mechsynth::privacy::MAX_EPSILON))]
     pub epsilon: Option<f64>,
     /// Domain of a baseline or oracle: a TOML file with a `[domain]` table (a problem file).
     #[arg(long, value_name = "FILE", conflicts_with = "channel")]
     pub domain: Option<PathBuf>,
     /// Domain of a baseline or oracle: the symbols 0..N-1 with a uniform prior.
-    #[arg(long, value_name = "N", conflicts_with_all = ["channel", "domain"])]
+    #[arg(long, value_name = "N", conflicts_with_all = ["channel", "domain"], value_parser = crate::numbers::count(2, mechsynth::domain::MAX_DOMAIN_SIZE))]
     pub size: Option<usize>,
     /// Sensitive symbols of `--baseline hadamard-high-low`: labels or indices, comma-separated.
     #[arg(long, value_name = "LIST")]

@@ -21,10 +21,10 @@ pub struct PlanArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "channel")]
     domain: Option<PathBuf>,
     /// Without a channel: the symbols 0..N-1, uniform prior.
-    #[arg(long, value_name = "N", conflicts_with_all = ["channel", "domain"])]
+    #[arg(long, value_name = "N", conflicts_with_all = ["channel", "domain"], value_parser = crate::numbers::count(2, mechsynth::domain::MAX_DOMAIN_SIZE))]
     size: Option<usize>,
     /// Target RMSE.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::numbers::positive())]
     rmse: f64,
     /// What the RMSE is of: every frequency (the worst symbol), one symbol's prevalence, or
     /// the mean of the values.
@@ -35,16 +35,16 @@ pub struct PlanArgs {
     symbol: Option<String>,
     /// Number of users: find the smallest epsilon of each baseline that meets the target
     /// (so it cannot be given with `--epsilon`).
-    #[arg(long, conflicts_with = "epsilon")]
+    #[arg(long, conflicts_with = "epsilon", value_parser = crate::numbers::count(1, mechsynth::collect::simulate::MAX_USERS))]
     users: Option<u64>,
     /// Epsilon of the baselines (default: the channel's LDP leakage).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::numbers::in_zero_to(mechsynth::privacy::MAX_EPSILON))]
     epsilon: Option<f64>,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
     /// Leave out the mechanisms not started after this many seconds.
-    #[arg(long, default_value_t = 600.0)]
+    #[arg(long, default_value_t = 600.0, value_parser = crate::numbers::seconds())]
     time_limit: f64,
 }
 

@@ -26,7 +26,7 @@ pub struct PrivatizeArgs {
     #[arg(long = "match", value_enum, default_value = "label")]
     by: MatchByArg,
     /// Seed the generator (reproducible, hence NOT private: for tests only).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::numbers::seed())]
     seed: Option<u64>,
     /// Write to FILE instead of stdout (written to a temporary file, renamed when complete).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
@@ -35,7 +35,7 @@ pub struct PrivatizeArgs {
     #[arg(long)]
     force: bool,
     /// Give up after this many seconds (nothing is left in -o).
-    #[arg(long, default_value_t = 3600.0)]
+    #[arg(long, default_value_t = 3600.0, value_parser = crate::numbers::seconds())]
     time_limit: f64,
 }
 

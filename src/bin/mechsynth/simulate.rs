@@ -18,14 +18,14 @@ pub struct SimulateArgs {
     #[command(flatten)]
     mechanism: MechanismArgs,
     /// Users per trial (at most 10^15).
-    #[arg(long, required_unless_present = "priors", conflicts_with = "priors")]
+    #[arg(long, required_unless_present = "priors", conflicts_with = "priors", value_parser = crate::numbers::count(1, mechsynth::collect::simulate::MAX_USERS))]
     users: Option<u64>,
     /// Number of trials (2 to 1,000,000; memory grows with the trials run, 8 bytes per trial
     /// and measured error).
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = crate::numbers::count(2, mechsynth::collect::simulate::MAX_TRIALS))]
     trials: usize,
     /// Seed of the simulation.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::numbers::seed())]
     seed: u64,
     /// How inputs are drawn: independently from the prior, or a fixed composition.
     #[arg(long, value_enum, default_value = "iid")]
@@ -43,16 +43,16 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "FILE")]
     priors: Option<PathBuf>,
     /// Fraction of users who report a uniformly random output instead.
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, value_parser = crate::numbers::probability())]
     noncompliance: f64,
     /// Confidence level of the empirical intervals.
-    #[arg(long, default_value_t = 0.95)]
+    #[arg(long, default_value_t = 0.95, value_parser = crate::numbers::level())]
     level: f64,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
     /// Stop starting trials after this many seconds.
-    #[arg(long, default_value_t = 600.0)]
+    #[arg(long, default_value_t = 600.0, value_parser = crate::numbers::seconds())]
     time_limit: f64,
 }
 

@@ -17,7 +17,7 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
     /// Override the epsilon of every privacy constraint.
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::numbers::in_zero_to(mechsynth::privacy::MAX_EPSILON))]
     epsilon: Option<f64>,
     /// LP backend.
     #[arg(long, value_enum, default_value = "clarabel")]
@@ -36,11 +36,11 @@ pub struct SolveArgs {
     #[arg(long)]
     force: bool,
     /// Time limit for the whole solve, in seconds.
-    #[arg(long, default_value_t = 600.0)]
+    #[arg(long, default_value_t = 600.0, value_parser = crate::numbers::seconds())]
     time_limit: f64,
     /// Relative gap to the rigorous bound below which the channel counts as optimal (plus
     /// 1e-9 absolute).
-    #[arg(long, default_value_t = GapTolerance::DEFAULT.relative)]
+    #[arg(long, default_value_t = GapTolerance::DEFAULT.relative, value_parser = crate::numbers::unit_half_open())]
     gap: f64,
     /// Also draw the channel as an SVG heatmap into FILE.
     #[arg(long, value_name = "FILE")]

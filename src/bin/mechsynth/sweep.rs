@@ -290,14 +290,6 @@ pub fn run<A: Clone>(
     Ok(0)
 }
 
-/// Parse a flag's value, naming the flag in the error.
-pub fn parse<T: std::str::FromStr>(key: &str, value: &str) -> Result<T> {
-    value
-        .trim()
-        .parse()
-        .map_err(|_| UsageError(format!("invalid `--{key}` = {value}")).into())
-}
-
 /// The numeric top-level fields of a JSON object as series (nulls and the swept keys left out).
 pub fn numeric_fields(value: &serde_json::Value, skip: &[&str]) -> Vec<Value> {
     value

@@ -20,7 +20,7 @@ pub struct TransferArgs {
     #[arg(long)]
     prior: Option<String>,
     /// Number of samples the prior was estimated from.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::numbers::count(1, mechsynth::continuous::transfer_sim::MAX_SAMPLES))]
     samples: Option<u64>,
     /// Estimate the prior from this CSV instead (values are the domain's labels).
     #[arg(long)]
@@ -35,20 +35,20 @@ pub struct TransferArgs {
     #[arg(long)]
     family: Option<String>,
     /// Confidence: the bounds hold with probability 1 - beta.
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = 0.05, value_parser = crate::numbers::probability_open())]
     beta: f64,
     /// Write a bp-lip problem over the confidence set, at this eps, to --emit-problem.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::numbers::positive_at_most(mechsynth::privacy::MAX_EPSILON))]
     design_epsilon: Option<f64>,
     /// Where to write the bp-lip problem file.
     #[arg(long)]
     emit_problem: Option<PathBuf>,
     /// Simulate Fig. 6(c) with this many trials per n (1 to 10^7): eq. (19) designed for the
     /// empirical prior of n samples from --true-prior, at --sim-epsilon; n from --sim-samples.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::numbers::count(1, mechsynth::continuous::transfer_sim::MAX_TRIALS))]
     simulate: Option<u32>,
     /// eps of the simulated eq. (19) mechanism.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, value_parser = crate::numbers::positive_at_most(mechsynth::privacy::MAX_EPSILON))]
     sim_epsilon: f64,
     /// Sample sizes of the simulation, comma-separated (each 1 to 10^9).
     #[arg(long, default_value = "10,100,1000,10000")]
@@ -59,7 +59,7 @@ pub struct TransferArgs {
         long = "time-limit",
         value_name = "SECONDS",
         allow_hyphen_values = true
-    )]
+    , value_parser = crate::numbers::seconds())]
     time_limit: Option<f64>,
     /// The deadline `--time-limit` sets, fixed when the run starts.
     #[arg(skip)]

@@ -18,10 +18,10 @@ pub struct VerifyArgs {
     #[arg(long)]
     theorems: bool,
     /// Random cases per theorem (with --theorems).
-    #[arg(long, default_value_t = mechsynth::verify::theorems::DEFAULT_CASES, requires = "theorems")]
+    #[arg(long, default_value_t = mechsynth::verify::theorems::DEFAULT_CASES, requires = "theorems", value_parser = crate::numbers::count(1, mechsynth::verify::theorems::MAX_CASES))]
     cases: usize,
     /// Seed of the theorem cases (with --theorems).
-    #[arg(long, default_value_t = 1, requires = "theorems")]
+    #[arg(long, default_value_t = 1, requires = "theorems", value_parser = crate::numbers::seed())]
     seed: u64,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
@@ -29,17 +29,20 @@ pub struct VerifyArgs {
     /// LP backend for the optima.
     #[arg(long, value_enum, default_value = "clarabel")]
     solver: Solver,
-    /// Time limit for the optimum, and for the whole sweep with --sweep, in seconds (exit 4
-    /// when a sweep runs out).
-    #[arg(long, default_value_t = 600.0)]
+    /// Time limit for the optimum, for the whole sweep with --sweep, and for the theorem
+    /// checks with --theorems (counted from the start), in seconds (exit 4 when a sweep or the
+    /// theorem checks run out; the theorems' partial result is printed).
+    #[arg(long, default_value_t = 600.0, value_parser = crate::numbers::seconds())]
     time_limit: f64,
 }
 
-/// Run `verify`; exit code 0 when every claim holds, 6 otherwise, 4 when a sweep runs out of
-/// time.
+/// Run `verify`; exit code 0 when every claim holds, 6 otherwise, 4 when a sweep, or the
+/// theorem checks (printed partial, with progress on stderr), run out of time.
 pub fn run(args: VerifyArgs) -> Result<u8> {
     use mechsynth::verify::{sweep, theorems, verify};
+    let started = std::time::Instant::now();
     crate::input::check_time_limit(args.time_limit)?;
+    let mut timed_out = false;
     let (sink, heartbeat) = crate::common::stderr_progress_with_heartbeat("verifying");
     let mut options = SolveOptions {
         backend: backend_of(args.solver),
@@ -88,7 +91,18 @@ pub fn run(args: VerifyArgs) -> Result<u8> {
             ));
         }
         log_line!("checking theorems ({} cases each)...", args.cases);
-        let t = theorems::check_theorems(args.seed, args.cases);
+        let limits = theorems::TheoremLimits {
+            deadline: Some(started + std::time::Duration::from_secs_f64(args.time_limit)),
+            progress: options.progress.clone(),
+        };
+        let t = theorems::check_theorems_within(args.seed, args.cases, &limits);
+        if !t.complete {
+            log_line!(
+                "error: the time limit of {} s ran out during the theorem checks; the result below is partial (each theorem's cases done are shown); raise --time-limit or lower --cases",
+                args.time_limit
+            );
+            timed_out = true;
+        }
         all_hold &= t.all_hold;
         text += "\ntheorems\n";
         text += &t.to_table();
@@ -104,5 +118,10 @@ pub fn run(args: VerifyArgs) -> Result<u8> {
         )),
     };
     emit(&rendered, None)?;
-    Ok(if all_hold { 0 } else { 6 })
+    // A counterexample is final; a partial run that found none ends with the time limit's 4.
+    Ok(match (all_hold, timed_out) {
+        (false, _) => 6,
+        (true, true) => 4,
+        (true, false) => 0,
+    })
 }

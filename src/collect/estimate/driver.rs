@@ -5,7 +5,8 @@ use super::super::stats::Interval;
 use super::super::{CollectError, Model};
 use super::{
     bootstrap, bootstrap_interval, dot, negative_frequencies, EstimateOptions, EstimateReport,
-    EstimatorSpec, IntervalKind, Inversion, QueryEstimate, MIN_BOOTSTRAP, PRIOR_FIT_ALPHA,
+    EstimatorSpec, IntervalKind, Inversion, QueryEstimate, MAX_BOOTSTRAP, MIN_BOOTSTRAP,
+    PRIOR_FIT_ALPHA,
 };
 use rand::RngCore;
 
@@ -38,6 +39,13 @@ pub fn estimate(
         .estimators
         .iter()
         .any(|e| matches!(e, EstimatorSpec::Projected | EstimatorSpec::Em));
+    if options.bootstrap > MAX_BOOTSTRAP {
+        return Err(CollectError::invalid(
+            "--bootstrap",
+            options.bootstrap,
+            format!("at most {MAX_BOOTSTRAP} replicates (each is kept in memory)"),
+        ));
+    }
     if bootstrapped && options.bootstrap < MIN_BOOTSTRAP {
         return Err(CollectError::invalid(
             "--bootstrap",

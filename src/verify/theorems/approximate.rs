@@ -2,7 +2,7 @@
 //! eq. (4), Lemma 2 with delta, Thm 4, Cor. 4, Cor. 5), on random channels and on tight ones.
 
 use super::support::*;
-use super::{Tally, TheoremCheck};
+use super::{Clock, Tally, TheoremCheck};
 use crate::channel::Channel;
 use crate::compose::bounds::{bp_theorem4_bound, sequential_bound};
 use crate::compose::{power, product};
@@ -37,7 +37,7 @@ pub fn cor3_tight_case(epsilon: f64, a: f64) -> (Vec<f64>, Channel) {
 }
 
 /// Every check of this group, `cases` random cases each.
-pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize) -> Vec<TheoremCheck> {
+pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize, clock: &Clock) -> Vec<TheoremCheck> {
     let mut forward = Tally::new(
         "approximate-ldp-to-lip",
         "context-aware-lip.txt Cor. 3",
@@ -63,7 +63,7 @@ pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize) -> Vec<TheoremCheck> {
         "context-aware-lip.txt Lemma 2",
         "(eps, delta)-LIP under P_1 and P_2 implies it under any mixture",
     );
-    for case in 0..cases {
+    for case in clock.range(cases) {
         let (n, p) = cases_of(rng);
         let m = rng.gen_range(2..=n + 1);
         let q = channel(rng, n, m);
@@ -114,7 +114,7 @@ pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize) -> Vec<TheoremCheck> {
         per_output.done(),
         modular.done(),
     ];
-    checks.extend(composition(rng, cases));
+    checks.extend(composition(rng, cases, clock));
     checks
 }
 
@@ -128,7 +128,7 @@ fn identity(n: usize) -> Channel {
 }
 
 /// Thm 4, Cor. 4 and Cor. 5 for k = 2..4 releases, on the exact product channel.
-fn composition(rng: &mut ChaCha8Rng, cases: usize) -> Vec<TheoremCheck> {
+fn composition(rng: &mut ChaCha8Rng, cases: usize, clock: &Clock) -> Vec<TheoremCheck> {
     let mut same = Tally::new(
         "composition-k",
         "context-aware-lip.txt Thm 4",
@@ -144,7 +144,7 @@ fn composition(rng: &mut ChaCha8Rng, cases: usize) -> Vec<TheoremCheck> {
         "context-aware-lip.txt Cor. 5",
         "k = 2..3 correlated components, Y_k from X_k: exact L_LIP(X^k; Y^k) <= eq. (11)",
     );
-    for case in 0..cases {
+    for case in clock.range(cases) {
         let k = rng.gen_range(2..=4);
         let (n, p) = cases_of(rng);
         let pm = pmin(&p);

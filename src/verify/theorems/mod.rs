@@ -14,11 +14,16 @@ use crate::channel::Channel;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
+use std::cell::Cell;
+use std::time::Instant;
 
 /// A bound holds when `value <= bound + THEOREM_TOLERANCE` (leakages are outward rounded).
 pub const THEOREM_TOLERANCE: f64 = 1e-9;
 /// Random cases per theorem.
 pub const DEFAULT_CASES: usize = 200;
+/// Most random cases per theorem: a billion cases take days; `--time-limit` ends any run
+/// earlier with the cases done so far.
+pub const MAX_CASES: usize = 1_000_000_000;
 
 /// A case where a claimed bound fails.
 #[derive(Debug, Clone, Serialize)]
@@ -59,8 +64,10 @@ pub struct TheoremCheck {
 pub struct TheoremReport {
     /// One per theorem.
     pub checks: Vec<TheoremCheck>,
-    /// Whether all hold.
+    /// Whether all hold (in the cases tried).
     pub all_hold: bool,
+    /// False when the deadline stopped the checks: some have fewer cases than asked (or none).
+    pub complete: bool,
 }
 
 pub(super) struct Tally {
@@ -118,13 +125,63 @@ impl Tally {
 
 /// Run every theorem check with `cases` random cases each (reproducible from `seed`).
 pub fn check_theorems(seed: u64, cases: usize) -> TheoremReport {
+    check_theorems_within(seed, cases, &TheoremLimits::default())
+}
+
+/// When [`check_theorems_within`] stops, and where it reports progress.
+#[derive(Default)]
+pub struct TheoremLimits {
+    /// No case starts after this instant; the report is then partial (`complete` false).
+    pub deadline: Option<Instant>,
+    /// Called before each case with `theorem cases: K done`.
+    pub progress: Option<crate::synthesis::ProgressSink>,
+}
+
+/// [`check_theorems`] that stops at the deadline of `limits`: the checks report the cases
+/// done by then (none for the theorems not reached).
+pub fn check_theorems_within(seed: u64, cases: usize, limits: &TheoremLimits) -> TheoremReport {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut checks = notions::check(&mut rng, cases);
-    checks.extend(properties::check(&mut rng, cases));
-    checks.extend(approximate::check(&mut rng, cases));
+    let clock = Clock {
+        limits,
+        stopped: Cell::new(false),
+        done: Cell::new(0),
+    };
+    let mut checks = notions::check(&mut rng, cases, &clock);
+    checks.extend(properties::check(&mut rng, cases, &clock));
+    checks.extend(approximate::check(&mut rng, cases, &clock));
     TheoremReport {
         all_hold: checks.iter().all(|c| c.holds),
+        complete: !clock.stopped.get(),
         checks,
+    }
+}
+
+/// The deadline and progress of one run, shared by every case loop.
+pub(super) struct Clock<'a> {
+    limits: &'a TheoremLimits,
+    stopped: Cell<bool>,
+    done: Cell<usize>,
+}
+
+impl Clock<'_> {
+    /// `0..cases`, ending early once the deadline has passed (and for every later loop).
+    pub(super) fn range(&self, cases: usize) -> impl Iterator<Item = usize> + '_ {
+        (0..cases).take_while(move |_| self.go_on())
+    }
+
+    fn go_on(&self) -> bool {
+        if self.stopped.get() {
+            return false;
+        }
+        if self.limits.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stopped.set(true);
+            return false;
+        }
+        self.done.set(self.done.get() + 1);
+        if let Some(p) = &self.limits.progress {
+            p(&format!("theorem cases: {} done", self.done.get()));
+        }
+        true
     }
 }
 
@@ -134,7 +191,11 @@ impl TheoremReport {
         use std::fmt::Write;
         let mut s = String::new();
         for c in &self.checks {
-            let verdict = if c.holds { "HOLDS" } else { "FAILS" };
+            let verdict = match (c.holds, c.cases) {
+                (false, _) => "FAILS",
+                (true, 0) => "NOT RUN",
+                (true, _) => "HOLDS",
+            };
             let _ = writeln!(
                 s,
                 "{:<28} {verdict}  {} cases, worst margin {:.3e}   {}",

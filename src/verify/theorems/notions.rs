@@ -2,7 +2,7 @@
 //! and LIP against DI, MIP and MIL.
 
 use super::support::*;
-use super::{Tally, TheoremCheck};
+use super::{Clock, Tally, TheoremCheck};
 use crate::channel::Channel;
 use crate::privacy::{
     identifiability_leakage, ldp_leakage, lip_leakage, max_leakage, mutual_information_up,
@@ -13,7 +13,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 /// Every check of this group, `cases` random cases each.
-pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize) -> Vec<TheoremCheck> {
+pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize, clock: &Clock) -> Vec<TheoremCheck> {
     let mut checks = Vec::new();
     // LIP -> LDP: 2 eps, Prop. 1, and the exact constant of Thm 1.
     let mut two = Tally::new(
@@ -27,7 +27,7 @@ pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize) -> Vec<TheoremCheck> {
         "eps-LIP implies min{2eps, ln((e^eps-1+P_min)/P_min)}-LDP",
     );
     let mut exact = Tally::new("lip-to-ldp-exact", "context-aware-lip.txt Thm 1, eq. (9)", "eps-LIP implies eps~(P)-LDP, eps~(P) the exact constant of eq. (9) (computed from the LIP cone's extreme rays); Prop. 1 bounds it");
-    for _ in 0..cases {
+    for _ in clock.range(cases) {
         let (n, p) = cases_of(rng);
         let eps = rng.gen_range(0.1..3.0);
         let m = n + rng.gen_range(0..2);
@@ -85,7 +85,7 @@ pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize) -> Vec<TheoremCheck> {
         "context-aware-lip.txt Thm 1 (converse)",
         "eps-LDP implies ln(P_min + e^eps (1 - P_min))-LIP",
     );
-    for _ in 0..cases {
+    for _ in clock.range(cases) {
         let (n, p) = cases_of(rng);
         let eps = rng.gen_range(0.1..3.0);
         let mut chans = vec![
@@ -124,7 +124,7 @@ pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize) -> Vec<TheoremCheck> {
         "context-aware-lip.txt Thm 2 (converse)",
         "eps-BP-LIP implies min{2eps, ln((e^eps-1+max P_min^bp)/max P_min^bp)}-LDP",
     );
-    for _ in 0..cases {
+    for _ in clock.range(cases) {
         let (n, a) = cases_of(rng);
         let b = prior(rng, n);
         let eps = rng.gen_range(0.1..3.0);
@@ -181,7 +181,7 @@ pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize) -> Vec<TheoremCheck> {
         "context-aware-lip.txt Thm 3.3",
         "eps-LIP implies eps-MIL (maximal leakage <= eps)",
     );
-    for _ in 0..cases {
+    for _ in clock.range(cases) {
         let (n, p) = cases_of(rng);
         let eps = rng.gen_range(0.1..3.0);
         let d_inf = (p.iter().cloned().fold(0.0, f64::max) / pmin(&p)).ln();

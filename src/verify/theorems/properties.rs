@@ -1,14 +1,14 @@
 //! Properties of LIP: post-processing, linkage, mixtures, composition and transferability.
 
 use super::support::*;
-use super::{Tally, TheoremCheck, THEOREM_TOLERANCE};
+use super::{Clock, Tally, TheoremCheck, THEOREM_TOLERANCE};
 use crate::channel::Channel;
 use crate::privacy::lip_leakage;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 /// Every check of this group, `cases` random cases each.
-pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize) -> Vec<TheoremCheck> {
+pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize, clock: &Clock) -> Vec<TheoremCheck> {
     let mut checks = Vec::new();
     // Lemma 1 (post-processing, linkage), Lemma 2 (modular).
     let mut post = Tally::new(
@@ -26,7 +26,7 @@ pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize) -> Vec<TheoremCheck> {
         "context-aware-lip.txt Lemma 2",
         "eps-LIP under P_1 and P_2 implies eps-LIP under any mixture",
     );
-    for _ in 0..cases {
+    for _ in clock.range(cases) {
         let (n, p) = cases_of(rng);
         let q = channel(rng, n, n + 1);
         let outputs = rng.gen_range(2..=4);
@@ -67,7 +67,7 @@ pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize) -> Vec<TheoremCheck> {
         "the BP-LIP form of Thm 4 with min/max P_min^bp",
     );
     let mut seq = Tally::new("sequential-composition", "context-aware-lip.txt Cor. 5", "L_LIP(X1 X2; Y1 Y2) <= ln(P^min_joint + exp(sum_k min{2eps_k, ln((e^eps_k-1+P^k_min)/P^k_min)}) (1 - P^min_joint))");
-    for _ in 0..cases {
+    for _ in clock.range(cases) {
         let (n, p) = cases_of(rng);
         let (a, b) = (channel(rng, n, n), channel(rng, n, n));
         let pm = pmin(&p);
@@ -130,7 +130,7 @@ pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize) -> Vec<TheoremCheck> {
         "context-aware-lip.txt Lemma 3",
         "|L_LIP(M, P1) - L_LIP(M, P2)| <= ln(1 + D_TV(P1, P2) / min(P1_min, P2_min))",
     );
-    for _ in 0..cases {
+    for _ in clock.range(cases) {
         let (n, p) = cases_of(rng);
         let q = if rng.gen_bool(0.5) {
             channel(rng, n, n)
@@ -146,7 +146,7 @@ pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize) -> Vec<TheoremCheck> {
     }
     checks.push(transfer.done());
     let mut empirical = Tally::new("transferability-empirical", "context-aware-lip.txt Cor. 7", "with probability >= 1 - beta (beta = 0.05), |L(M(P^), P^) - L(M(P^), P)| <= ln(1 + sqrt(2/n (|X| - ln beta)) / (2c)); value = observed failure rate, bound = beta");
-    for _ in 0..cases.div_ceil(20).max(5) {
+    for _ in clock.range(cases.div_ceil(20).max(5)) {
         let k = rng.gen_range(2..=4);
         let p = prior(rng, k);
         let samples = [20usize, 100, 1000][rng.gen_range(0..3)];

@@ -4,6 +4,7 @@
 use anyhow::Result;
 use mechsynth::continuous::calibrate::measure;
 use mechsynth::continuous::closed_form::analytic_gaussian_delta;
+use mechsynth::continuous::edges::check_parameter;
 use mechsynth::continuous::{MechanismKind, Notion, Request};
 
 /// The constant of the vanilla Gaussian mechanism's bound (Dwork and Roth 2014, Thm A.1;
@@ -14,7 +15,9 @@ const VANILLA_CONSTANT: f64 = 1.25;
 /// under LIP (Def. 5, the request's prior), under LDP at eps and 2 eps (the paper's fair
 /// comparison, Fig. 8 caption), and, for Gaussian noise, the LDP closed forms at eps:
 /// the analytic Gaussian mechanism's exact delta (eq. (24)) and the vanilla bound.
+/// The parameter is first checked as the calibration bounds it ([`check_parameter`]).
 pub fn at_noise(req: &Request, noise: f64) -> Result<Vec<(String, f64)>> {
+    check_parameter(req, "--noise", noise).map_err(super::bad)?;
     let with = |notion: Notion, eps: f64| {
         let mut r = req.clone();
         r.notion = notion;
@@ -39,7 +42,8 @@ pub fn at_noise(req: &Request, noise: f64) -> Result<Vec<(String, f64)>> {
             ));
             out.push((
                 "vanilla Gaussian bound (LDP)".into(),
-                VANILLA_CONSTANT * (-(eps * noise / d).powi(2) / 2.0).exp(),
+                // A delta is a probability: a bound above 1 says no more than 1.
+                (VANILLA_CONSTANT * (-(eps * noise / d).powi(2) / 2.0).exp()).min(1.0),
             ));
         }
     }

@@ -15,14 +15,18 @@ pub const KEYS: [&str; 8] = [
 ];
 
 pub fn set(args: &mut ContinuousArgs, key: &str, value: &str) -> Result<()> {
-    use crate::sweep::parse;
+    use crate::numbers;
+    let flag = format!("--{key}");
     match key {
-        "noise" => args.noise = Some(parse(key, value)?),
-        "epsilon" => args.epsilon = Some(parse(key, value)?),
-        "delta" => args.delta = Some(parse(key, value)?),
+        "noise" => args.noise = Some(numbers::non_negative().parse_as(&flag, value)?),
+        "epsilon" => {
+            let max = mechsynth::continuous::request::MAX_EPSILON;
+            args.epsilon = Some(numbers::positive_at_most(max).parse_as(&flag, value)?)
+        }
+        "delta" => args.delta = Some(numbers::unit_half_open().parse_as(&flag, value)?),
         "at" if value == "none" => args.at = None,
-        "at" => args.at = Some(parse(key, value)?),
-        "sensitivity" => args.sensitivity = Some(parse(key, value)?),
+        "at" => args.at = Some(numbers::finite().parse_as(&flag, value)?),
+        "sensitivity" => args.sensitivity = Some(numbers::positive().parse_as(&flag, value)?),
         "prior" => args.prior = Some(value.to_string()),
         "notion" => args.notion = Some(value.to_string()),
         _ => args.mechanism = Some(value.to_string()),

@@ -6,12 +6,18 @@ use super::*;
 pub const KEYS: [&str; 5] = ["samples", "beta", "sim-epsilon", "prior", "true-prior"];
 
 pub fn set(args: &mut TransferArgs, key: &str, value: &str) -> Result<()> {
-    use crate::sweep::parse;
+    use crate::numbers;
     match key {
         "samples" if args.simulate.is_some() => args.sim_samples = value.to_string(),
-        "samples" => args.samples = Some(parse(key, value)?),
-        "beta" => args.beta = parse(key, value)?,
-        "sim-epsilon" => args.sim_epsilon = parse(key, value)?,
+        "samples" => {
+            let max = mechsynth::continuous::transfer_sim::MAX_SAMPLES;
+            args.samples = Some(numbers::count(1, max).parse_as("--samples", value)?)
+        }
+        "beta" => args.beta = numbers::probability_open().parse_as("--beta", value)?,
+        "sim-epsilon" => {
+            let max = mechsynth::privacy::MAX_EPSILON;
+            args.sim_epsilon = numbers::positive_at_most(max).parse_as("--sim-epsilon", value)?
+        }
         "prior" => args.prior = Some(value.to_string()),
         _ => args.true_prior = Some(value.to_string()),
     }
