@@ -174,3 +174,53 @@ fn intervals_of_ranges_sums_and_means_cover_at_k64_eps4() {
 fn intervals_of_ranges_sums_and_means_cover_at_k32_eps3() {
     assert_covers(32, 3.0, 12);
 }
+
+/// Reports in the old `SEED:BUCKET` form are decoded with the linear hash they were made with
+/// (the support counts `estimate` prints are the linear hash's), with a warning.
+#[test]
+fn old_reports_are_decoded_with_the_linear_hash_and_warned_about() {
+    use mechsynth::collect::baseline::oracle::HashFamily;
+    let (k, eps) = (8, 1.0);
+    let oracle = OracleSpec::Olh.build(k, eps).unwrap();
+    let mut rng = seeded_rng(31);
+    let mut text = String::new();
+    let mut support = vec![0u64; k];
+    for i in 0..200u64 {
+        let (seed, bucket) = (rng.next_u64(), i % 4);
+        let report = OracleReport::Hashed {
+            seed,
+            bucket,
+            family: HashFamily::Linear,
+        };
+        oracle.add_support(&report, &mut support);
+        text.push_str(&format!("{seed:016x}:{bucket}\n"));
+    }
+    let path = std::env::temp_dir().join(format!("olh-legacy-{}.txt", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mechsynth"))
+        .args([
+            "estimate",
+            "--oracle",
+            "olh",
+            "--epsilon",
+            "1",
+            "--size",
+            "8",
+        ])
+        .arg(&path)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("200 of 200 OLH reports"), "{stderr}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let counts: Vec<u64> = json["counts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .collect();
+    assert_eq!(counts, support);
+}
