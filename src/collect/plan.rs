@@ -4,7 +4,9 @@
 //! Every estimate planned for is the unbiased one (inversion, or the oracle's estimator), whose
 //! variance around the realized composition is `v / N` for a per-user variance `v` evaluated
 //! at the domain prior: `N = ceil(v / rmse^2)`. The smallest epsilon is found by bisection,
-//! which assumes the variance decreases in epsilon (true of every baseline here).
+//! which assumes the variance decreases in epsilon (true of every baseline here but OLH, whose
+//! variance jumps where its bucket count changes: it is searched segment by segment, see
+//! [`search`]).
 
 use super::baseline::oracle::{FrequencyOracle, OracleSpec};
 use super::baseline::BaselineSpec;
@@ -14,6 +16,8 @@ use crate::domain::Domain;
 use nalgebra::DVector;
 use serde::Serialize;
 use std::sync::Arc;
+
+mod search;
 
 /// Bisection on epsilon stops when the bracket is narrower than this.
 pub const EPSILON_RESOLUTION: f64 = 1e-6;
@@ -167,11 +171,12 @@ fn ldp_of(model: &Model) -> Option<f64> {
 }
 
 /// A mechanism family to plan for: its name, its per-user variance and its LDP leakage as
-/// functions of epsilon.
+/// functions of epsilon, and the epsilons where its variance jumps (if it does).
 type Candidate = (
     String,
     Arc<dyn Fn(f64) -> f64 + Send + Sync>,
     Arc<dyn Fn(f64) -> Option<f64> + Send + Sync>,
+    Option<fn(u64) -> f64>,
 );
 
 /// Plan for `model` (if given) and every baseline that applies to `domain`. With `users`, each
@@ -244,6 +249,7 @@ pub fn plan(
                         .as_ref()
                         .and_then(ldp_of)
                 }),
+                None,
             ));
         }
     }
@@ -257,9 +263,10 @@ pub fn plan(
                     .map_or(f64::INFINITY, |o| oracle_variance(o.as_ref(), &d, target))
             }),
             Arc::new(Some),
+            spec.parameter_jumps(),
         ));
     }
-    for (name, variance, ldp) in &candidates {
+    for (name, variance, ldp, jumps) in &candidates {
         if options
             .deadline
             .is_some_and(|d| std::time::Instant::now() > d)
@@ -274,11 +281,22 @@ pub fn plan(
         }
         // Each mechanism runs on a worker, so that the time limit can end a long one (its
         // linear algebra is O(n^3) on large domains); a worker cut off finishes unobserved.
-        let (variance, ldp) = (variance.clone(), ldp.clone());
+        let (variance, ldp, jumps) = (variance.clone(), ldp.clone(), *jumps);
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let eps = match users {
-                Some(n) => smallest_epsilon(variance.as_ref(), n as f64 * rmse * rmse),
+                Some(n) => {
+                    let bound = n as f64 * rmse * rmse;
+                    match jumps {
+                        Some(jump) => search::smallest_epsilon_piecewise(
+                            variance.as_ref(),
+                            bound,
+                            &jump,
+                            crate::privacy::MAX_EPSILON,
+                        ),
+                        None => smallest_epsilon(variance.as_ref(), bound),
+                    }
+                }
                 None => epsilon,
             };
             let _ = tx.send(eps.map(|e| (e, variance(e), ldp(e))));

@@ -140,19 +140,29 @@ pub fn read_counts<R: BufRead>(input: R, model: &Model) -> Result<Vec<u64>, Coll
 }
 
 /// Read oracle reports (one per line, in the oracle's wire form, or a CSV column of them):
-/// the support count of every symbol and the number of reports.
+/// the support count of every symbol, the number of reports and how many of them are OLH
+/// reports of the old linear hash (decoded with it; see
+/// [`legacy_hash_warning`](super::baseline::oracle::legacy_hash_warning)).
 pub fn count_oracle_reports<R: BufRead>(
     mut input: R,
     oracle: &dyn super::baseline::oracle::FrequencyOracle,
     format: &RecordFormat,
-) -> Result<(Vec<u64>, u64), CollectError> {
+) -> Result<(Vec<u64>, u64, u64), CollectError> {
+    use super::baseline::oracle::{HashFamily, OracleReport};
     let mut support = vec![0u64; oracle.symbols()];
-    let mut users = 0u64;
+    let (mut users, mut legacy) = (0u64, 0u64);
     let mut add = |text: &[u8], line: u64| -> Result<(), CollectError> {
         let text = String::from_utf8_lossy(text.trim_ascii());
         let report = oracle.parse(&text, line)?;
         oracle.add_support(&report, &mut support);
         users += 1;
+        legacy += u64::from(matches!(
+            report,
+            OracleReport::Hashed {
+                family: HashFamily::Linear,
+                ..
+            }
+        ));
         Ok(())
     };
     match format {
@@ -187,7 +197,7 @@ pub fn count_oracle_reports<R: BufRead>(
             }
         }
     }
-    Ok((support, users))
+    Ok((support, users, legacy))
 }
 
 #[cfg(test)]

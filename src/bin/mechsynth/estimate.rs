@@ -5,7 +5,9 @@ use crate::common::{emit, Format, UsageError};
 use crate::input::{check_time_limit, deadline_after, materialize, open};
 use crate::mechanism::{Mechanism, MechanismArgs};
 use anyhow::{bail, Result};
-use mechsynth::collect::baseline::oracle::{oracle_estimates, oracle_warnings};
+use mechsynth::collect::baseline::oracle::{
+    legacy_hash_warning, oracle_estimates, oracle_warnings,
+};
 use mechsynth::collect::estimate::{
     estimate, EstimateOptions, EstimateReport, EstimatorSpec, Query, DEFAULT_BOOTSTRAP,
 };
@@ -117,7 +119,7 @@ pub fn run(args: EstimateArgs) -> Result<u8> {
                 ));
             };
             let (path, _spool) = materialize(path, deadline_after(start, args.time_limit)?)?;
-            let (support, users) = count_oracle_reports(
+            let (support, users, legacy) = count_oracle_reports(
                 open(&path, "estimate", start, args.time_limit)?,
                 oracle.as_ref(),
                 &format,
@@ -132,7 +134,10 @@ pub fn run(args: EstimateArgs) -> Result<u8> {
                     &queries,
                     args.level,
                 )?,
-                warnings: oracle_warnings(oracle.as_ref(), domain, &support, users),
+                warnings: oracle_warnings(oracle.as_ref(), domain, &support, users)
+                    .into_iter()
+                    .chain(legacy_hash_warning(legacy, users))
+                    .collect(),
                 counts: support,
                 output_labels: domain.labels().to_vec(),
                 level: args.level,

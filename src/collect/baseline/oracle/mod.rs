@@ -4,8 +4,9 @@
 //! with probability `p` when it is the user's value and `q` otherwise, so
 //! `f_v = (C_v / N - q) / (p - q)` is unbiased for the support count `C_v`, with variance
 //! `q (1 - q) / (N (p - q)^2) + f_v (1 - p - q) / (N (p - q))` for a fixed population.
-//! Supports of different symbols are uncorrelated (independent bits; a pairwise-independent
-//! hash), so the variance of `sum_v w_v f_v` is `sum_v w_v^2 Var f_v`.
+//! Supports of different symbols are independent (independent bits; a keyed hash whose buckets
+//! of distinct symbols are independent), so the variance of `sum_v w_v f_v` is
+//! `sum_v w_v^2 Var f_v`.
 //!
 //! Each oracle implements [`FrequencyOracle`] in a file of its own and has a variant of
 //! [`OracleSpec`].
@@ -14,7 +15,7 @@ mod olh;
 mod oue;
 mod sue;
 
-pub use olh::Olh;
+pub use olh::{legacy_hash_warning, HashFamily, Olh, KEYED_TAG};
 pub use oue::Oue;
 pub use sue::Sue;
 
@@ -31,8 +32,8 @@ pub enum OracleSpec {
     Sue,
     /// Optimized unary encoding: `p = 1/2`, `q = 1 / (e^eps + 1)`.
     Oue,
-    /// Optimized local hashing: `g = round(e^eps) + 1` buckets, a fresh universal hash per
-    /// user, `p = e^eps / (e^eps + g - 1)`, `q = 1 / g`.
+    /// Optimized local hashing: `g = round(e^eps) + 1` buckets, a fresh keyed hash per user
+    /// (independent buckets across symbols), `p = e^eps / (e^eps + g - 1)`, `q = 1 / g`.
     Olh,
 }
 
@@ -76,6 +77,17 @@ impl OracleSpec {
         })
     }
 
+    /// The epsilons at which the oracle's parameters jump, as the `m`-th of them for
+    /// `m >= 1` (increasing in `m`): OLH's bucket count `g = round(e^eps) + 1` grows from
+    /// `m + 1` to `m + 2` at `eps = ln(m + 1/2)`. `None` for the unary encodings, whose
+    /// parameters are continuous in eps.
+    pub fn parameter_jumps(self) -> Option<fn(u64) -> f64> {
+        match self {
+            OracleSpec::Olh => Some(|m| (m as f64 + 0.5).ln()),
+            OracleSpec::Sue | OracleSpec::Oue => None,
+        }
+    }
+
     /// The oracle's name.
     pub fn name(self) -> &'static str {
         match self {
@@ -97,6 +109,8 @@ pub enum OracleReport {
         seed: u64,
         /// Reported bucket in `0..g`.
         bucket: u64,
+        /// The hash family the seed selects.
+        family: HashFamily,
     },
 }
 
@@ -120,11 +134,21 @@ pub trait FrequencyOracle {
     /// Parse the wire form (line number for errors).
     fn parse(&self, text: &str, line: u64) -> Result<OracleReport, CollectError>;
 
-    /// The wire form: a bit string, or `seed-in-hex:bucket`.
+    /// The wire form: a bit string, or `k:SEED:BUCKET` (hex seed; the old linear hash's
+    /// reports keep their untagged `SEED:BUCKET`).
     fn format(&self, report: &OracleReport) -> String {
         match report {
             OracleReport::Bits(b) => b.iter().map(|&x| if x { '1' } else { '0' }).collect(),
-            OracleReport::Hashed { seed, bucket } => format!("{seed:016x}:{bucket}"),
+            OracleReport::Hashed {
+                seed,
+                bucket,
+                family: HashFamily::Keyed,
+            } => format!("{KEYED_TAG}:{seed:016x}:{bucket}"),
+            OracleReport::Hashed {
+                seed,
+                bucket,
+                family: HashFamily::Linear,
+            } => format!("{seed:016x}:{bucket}"),
         }
     }
 
