@@ -24,7 +24,8 @@ const DIRECT_WEIGHT_MARGINS: [f64; 5] = [0.0, 1e-12, 1e-9, 1e-6, 1e-4];
 /// A repair by mixing: `(1 - weight) Q + weight * 1 r^T` for a distribution `r` over outputs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Repair {
-    /// The mixture weight of the constant-row channel.
+    /// The mixture weight of the constant-row channel (0 when tying rows that the solver
+    /// returned equal up to its accuracy was enough).
     pub weight: f64,
     /// Objective value before the repair.
     pub objective_before: f64,
@@ -41,8 +42,10 @@ pub struct Certificate {
     pub all_hold: bool,
     /// Largest change made to any solver entry when clipping noise and renormalizing rows.
     pub cleanup_correction: f64,
-    /// Groups of inputs whose rows the constraints force to be equal and that were replaced
-    /// by their prior-weighted average (each group listed once; empty when none).
+    /// Groups of inputs whose rows were replaced by their prior-weighted average (each group
+    /// listed once; empty when none): rows the constraints force to be equal, and, when the
+    /// channel exceeded a request, rows the solver returned equal up to its accuracy whose
+    /// tying certified at a lower cost than mixing alone (see `repair`).
     pub tied_rows: Vec<Vec<usize>>,
     /// The repair, when the channel still exceeded a request.
     pub repair: Option<Repair>,

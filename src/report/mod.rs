@@ -76,7 +76,10 @@ pub struct GapReport {
     /// How much worse than the bound the objective is (`objective - bound` when minimizing,
     /// `bound - objective` when maximizing); the optimum lies within this of the objective.
     pub absolute: f64,
-    /// `absolute / max(|objective|, |bound|)` (0 when both are 0).
+    /// `absolute / max(|objective|, |bound|, floor)` with `floor` the tolerance's
+    /// [`crate::solve::GapTolerance::relative_floor`] (the magnitude below which the absolute
+    /// tolerance decides), so a gap of 1e-12 between an objective of 1e-12 and a bound of 0 is
+    /// tiny, not 100%; 0 when that denominator is 0.
     pub relative: f64,
     /// The tolerance that decides `closed`.
     pub tolerance: crate::solve::GapTolerance,
@@ -96,7 +99,10 @@ impl GapReport {
             Goal::Minimize => objective - bound,
             Goal::Maximize => bound - objective,
         };
-        let scale = objective.abs().max(bound.abs());
+        let scale = objective
+            .abs()
+            .max(bound.abs())
+            .max(tolerance.relative_floor());
         let relative = if scale > 0.0 { absolute / scale } else { 0.0 };
         let closed = absolute.is_finite() && absolute <= tolerance.allowed(objective, bound);
         GapReport {
@@ -198,6 +204,12 @@ mod tests {
         assert!(!far.closed && (far.relative - 0.01 / 1.01).abs() < 1e-12);
         let max = GapReport::new(0.5, 0.5 + 2e-6, Goal::Maximize, tol);
         assert!(!max.closed && max.absolute > 0.0);
+        // Near 0 the relative gap is measured against the tolerance's floor
+        // (1e-9 / 1e-6 = 1e-3), not against the values themselves.
+        let tiny = GapReport::new(1e-12, 0.0, Goal::Minimize, tol);
+        assert!(tiny.closed && (tiny.relative - 1e-12 / 1e-3).abs() < 1e-20);
+        let small = GapReport::new(2e-4, 1e-4, Goal::Minimize, tol);
+        assert!(!small.closed && (small.relative - 1e-4 / 1e-3).abs() < 1e-15);
         // A NaN objective never closes the gap.
         assert!(!GapReport::new(f64::NAN, 1.0, Goal::Minimize, tol).closed);
     }

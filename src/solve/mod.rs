@@ -7,6 +7,8 @@ mod approximate;
 mod certification;
 mod dispatch;
 mod ldp_handover;
+mod near_ties;
+mod tighten;
 
 use certification::certify;
 use dispatch::{formulate_and_solve, krr_like};
@@ -50,6 +52,18 @@ impl GapTolerance {
         absolute: 1e-9,
         relative: 1e-6,
     };
+
+    /// The magnitude below which the absolute part of the tolerance dominates
+    /// (`absolute / relative`, 1e-3 by default; 1 when `relative` is 0): the report's relative
+    /// gap divides by at least this, so objectives and bounds near 0 do not show a relative
+    /// gap of 100% for a difference far inside the tolerance.
+    pub fn relative_floor(&self) -> f64 {
+        if self.relative > 0.0 && self.absolute.is_finite() {
+            self.absolute / self.relative
+        } else {
+            1.0
+        }
+    }
 
     /// The accepted gap at these values.
     pub fn allowed(&self, objective: f64, bound: f64) -> f64 {
@@ -197,7 +211,7 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
 
     let certify_start = Instant::now();
     let mut warnings = problem.warnings.clone();
-    let (channel, certificate) = match &outcome.rows {
+    let (mut channel, mut certificate) = match &outcome.rows {
         Some(rows) => {
             let (channel, correction) = Channel::from_solver_point(rows.clone());
             if correction > crate::numeric::SOLVER_NOISE {
@@ -224,8 +238,20 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
             &mut outcome.notes,
         )?;
     }
-    let objective = channel.as_ref().map(|c| problem.objective.evaluate(c));
     let goal = problem.objective.goal();
+    if let (Some(c), Some(b)) = (&channel, outcome.bound) {
+        let v = problem.objective.evaluate(c);
+        if !GapReport::new(v, b, goal, options.gap).closed {
+            if let Some((c, cert, _, note)) =
+                tighten::retry_tightened(problem, &run, v, b, options.gap)
+            {
+                channel = Some(c);
+                certificate = Some(cert);
+                outcome.notes.push(note);
+            }
+        }
+    }
+    let objective = channel.as_ref().map(|c| problem.objective.evaluate(c));
     let gap = match (objective, outcome.bound) {
         (Some(v), Some(b)) => Some(GapReport::new(v, b, goal, options.gap)),
         _ => None,
