@@ -30,6 +30,7 @@ pub use context::{matrix_leakage, ContextLdp};
 pub use dprivacy::{DPrivacy, MetricSpec, SpannerEncoding};
 pub use high_low::{high_low_leakage, HighLowLdp};
 pub use identifiability::{identifiability_leakage, Identifiability};
+pub(crate) use lattice_pairs::checked_pairs_at;
 pub use ldp::{ldp_leakage, Ldp};
 pub use lip::{lip_leakage, Lip};
 pub use max_leakage::{max_leakage, MaxLeakage};

@@ -4,10 +4,14 @@ use crate::common::{check_outputs, Output, UsageError};
 use crate::input::{check_time_limit, deadline_after, materialize, open};
 use crate::mechanism::{Mechanism, MechanismArgs};
 use anyhow::{bail, Context, Result};
+use mechsynth::collect::baseline::BaselineSpec;
 use mechsynth::collect::privatize::{
-    privatize, privatize_oracle, MatchBy, PrivatizeSummary, RecordFormat,
+    privatize_oracle, privatize_sampled, realized_guarantee, MatchBy, PrivatizeSummary,
+    RecordFormat,
 };
-use mechsynth::collect::sampler::{secure_rng, seeded_rng, CollectRng};
+use mechsynth::collect::sampler::{secure_rng, seeded_rng, ChannelSampler, CollectRng};
+use mechsynth::collect::Model;
+use mechsynth::privacy::PrivacySpec;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -49,6 +53,7 @@ enum MatchByArg {
 fn pass(
     args: &PrivatizeArgs,
     mechanism: &Mechanism,
+    sampler: Option<&ChannelSampler>,
     input: &Path,
     out: Option<&mut dyn Write>,
     rng: &mut CollectRng,
@@ -65,7 +70,10 @@ fn pass(
     };
     let reader = open(input, "privatize", start, args.time_limit)?;
     Ok(match mechanism {
-        Mechanism::Channel(model) => privatize(reader, out, model, &format, by, rng)?,
+        Mechanism::Channel(model) => {
+            let sampler = sampler.context("a channel is privatized with its sampler")?;
+            privatize_sampled(reader, out, model, sampler, &format, by, rng)?
+        }
         Mechanism::Oracle(oracle, domain) => {
             privatize_oracle(reader, out, oracle.as_ref(), domain, &format, by, rng)?
         }
@@ -80,6 +88,16 @@ pub fn run(args: PrivatizeArgs) -> Result<u8> {
     if args.seed.is_some() {
         log_line!("warning: --seed makes the randomization reproducible by anyone who knows the seed; seeded output is NOT private (use it for tests only)");
     }
+    let sampler = match &mechanism {
+        Mechanism::Channel(model) => {
+            let sampler = ChannelSampler::new(&model.channel)?;
+            if !realized_holds(&args, model, &sampler)? {
+                return Ok(REALIZED_VIOLATED);
+            }
+            Some(sampler)
+        }
+        Mechanism::Oracle(..) => None,
+    };
     let mut rng = args.seed.map_or_else(secure_rng, seeded_rng);
     let (input, _spool) = materialize(&args.input, deadline_after(start, args.time_limit)?)?;
     let summary = match &args.output {
@@ -95,7 +113,15 @@ pub fn run(args: PrivatizeArgs) -> Result<u8> {
             // bad record writes nothing); renaming a file over it would replace it.
             if std::fs::metadata(out).is_ok_and(|m| !m.is_file()) {
                 no_records(
-                    &pass(&args, &mechanism, &input, None, &mut rng, start)?,
+                    &pass(
+                        &args,
+                        &mechanism,
+                        sampler.as_ref(),
+                        &input,
+                        None,
+                        &mut rng,
+                        start,
+                    )?,
                     &args.input,
                 )?;
                 let file = std::fs::OpenOptions::new()
@@ -103,7 +129,15 @@ pub fn run(args: PrivatizeArgs) -> Result<u8> {
                     .open(out)
                     .with_context(|| format!("cannot write {}", out.display()))?;
                 let mut w = BufWriter::with_capacity(1 << 20, file);
-                let summary = pass(&args, &mechanism, &input, Some(&mut w), &mut rng, start)?;
+                let summary = pass(
+                    &args,
+                    &mechanism,
+                    sampler.as_ref(),
+                    &input,
+                    Some(&mut w),
+                    &mut rng,
+                    start,
+                )?;
                 w.flush()
                     .with_context(|| format!("cannot write {}", out.display()))?;
                 log_line!("privatized {} records", summary.records);
@@ -122,7 +156,15 @@ pub fn run(args: PrivatizeArgs) -> Result<u8> {
             let file = std::fs::File::create(&tmp)
                 .with_context(|| format!("cannot write {}", tmp.display()))?;
             let mut w = BufWriter::with_capacity(1 << 20, file);
-            let summary = pass(&args, &mechanism, &input, Some(&mut w), &mut rng, start)?;
+            let summary = pass(
+                &args,
+                &mechanism,
+                sampler.as_ref(),
+                &input,
+                Some(&mut w),
+                &mut rng,
+                start,
+            )?;
             w.flush()
                 .with_context(|| format!("cannot write {}", tmp.display()))?;
             drop(w);
@@ -136,18 +178,106 @@ pub fn run(args: PrivatizeArgs) -> Result<u8> {
         None => {
             // Check every record first, so that a bad record leaves stdout empty.
             no_records(
-                &pass(&args, &mechanism, &input, None, &mut rng, start)?,
+                &pass(
+                    &args,
+                    &mechanism,
+                    sampler.as_ref(),
+                    &input,
+                    None,
+                    &mut rng,
+                    start,
+                )?,
                 &args.input,
             )?;
             let stdout = std::io::stdout();
             let mut w = BufWriter::with_capacity(1 << 20, stdout.lock());
-            let summary = pass(&args, &mechanism, &input, Some(&mut w), &mut rng, start)?;
+            let summary = pass(
+                &args,
+                &mechanism,
+                sampler.as_ref(),
+                &input,
+                Some(&mut w),
+                &mut rng,
+                start,
+            )?;
             w.flush().context("cannot write to standard output")?;
             summary
         }
     };
     log_line!("privatized {} records", summary.records);
     Ok(0)
+}
+
+/// Exit code when the channel the sampler realizes does not meet the stated privacy (as
+/// `audit`'s for a violated constraint).
+const REALIZED_VIOLATED: u8 = 5;
+
+/// What the channel promises: the constraints its file states, or the LDP of a baseline that
+/// is eps-LDP by construction (the others' parameter is not an LDP bound; their realized LDP is
+/// still reported).
+fn stated_privacy(args: &PrivatizeArgs) -> Result<Vec<PrivacySpec>> {
+    if let Some(path) = &args.mechanism.channel {
+        return Ok(mechsynth::audit::AuditSpec::load(path)?.privacy);
+    }
+    let ldp = matches!(
+        args.mechanism.baseline,
+        Some(
+            BaselineSpec::KRr
+                | BaselineSpec::Warner
+                | BaselineSpec::Mangat
+                | BaselineSpec::Hadamard
+        )
+    );
+    Ok(match (ldp, args.mechanism.epsilon) {
+        (true, Some(epsilon)) => vec![PrivacySpec::Ldp {
+            epsilon,
+            delta: None,
+            releases: None,
+        }],
+        _ => Vec::new(),
+    })
+}
+
+/// Report on stderr the leakage of the channel the sampler realizes (each row normalized
+/// exactly); `false` when it exceeds a stated constraint beyond rounding.
+fn realized_holds(args: &PrivatizeArgs, model: &Model, sampler: &ChannelSampler) -> Result<bool> {
+    use mechsynth::audit::Verdict;
+    use mechsynth::numeric::fixed_up;
+    let realized = realized_guarantee(model, sampler, &stated_privacy(args)?)?;
+    if realized.exact_rows {
+        log_line!("realized channel: every row sums to exactly 1; each report is drawn with exactly the channel's probabilities");
+    } else {
+        log_line!(
+            "realized channel: each row divided by its exact sum (sums in [{:.17}, {:.17}]); each report is drawn with exactly those probabilities",
+            realized.row_sums.0,
+            realized.row_sums.1
+        );
+    }
+    log_line!("realized ldp {}", fixed_up(realized.ldp, 9));
+    for c in &realized.checks {
+        let verdict = match c.verdict {
+            Verdict::Holds => "holds".to_string(),
+            Verdict::HoldsUpToRounding => format!("holds up to rounding (excess {:.1e})", c.excess),
+            Verdict::Violated => format!("VIOLATED (excess {:.3e})", c.excess),
+        };
+        log_line!(
+            "realized {}: requested {}, achieved {}, {verdict}",
+            c.check.constraint,
+            c.check.requested,
+            fixed_up(c.check.achieved, 9)
+        );
+    }
+    if !realized.not_recomputed.is_empty() {
+        log_line!(
+            "warning: not recomputed for the normalized rows (their certificate speaks of the numbers): {}",
+            realized.not_recomputed.join(", ")
+        );
+    }
+    if !realized.holds() {
+        log_line!("error: the channel the sampler realizes does not meet the stated privacy; nothing was privatized");
+        return Ok(false);
+    }
+    Ok(true)
 }
 
 fn no_records(summary: &PrivatizeSummary, input: &Path) -> Result<()> {

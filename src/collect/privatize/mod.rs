@@ -4,8 +4,10 @@
 
 use super::baseline::oracle::FrequencyOracle;
 mod lookup;
+mod realized;
 
 pub use lookup::SymbolLookup;
+pub use realized::{realized_guarantee, RealizedGuarantee};
 
 use super::sampler::ChannelSampler;
 use super::{CollectError, Model};
@@ -90,7 +92,9 @@ fn io(action: &'static str, source: std::io::Error) -> CollectError {
 /// Read every record from `input`, and, when `output` is given, write its privatized form
 /// there (CSV: every column copied, the privatized one replaced by an output label; lines: one
 /// output label per line). With `output = None` the records are only checked, which lets a
-/// caller refuse a bad file before writing anything.
+/// caller refuse a bad file before writing anything. Each report is drawn exactly from the
+/// record's row normalized to sum 1 ([`ChannelSampler`]); [`realized_guarantee`] gives the
+/// leakage of that realized channel.
 pub fn privatize<R: BufRead, W: Write, G: RngCore + ?Sized>(
     input: R,
     output: Option<W>,
@@ -100,6 +104,26 @@ pub fn privatize<R: BufRead, W: Write, G: RngCore + ?Sized>(
     rng: &mut G,
 ) -> Result<PrivatizeSummary, CollectError> {
     let sampler = ChannelSampler::new(&model.channel)?;
+    privatize_sampled(input, output, model, &sampler, format, by, rng)
+}
+
+/// As [`privatize`], with the sampler of `model`'s channel built once by the caller.
+pub fn privatize_sampled<R: BufRead, W: Write, G: RngCore + ?Sized>(
+    input: R,
+    output: Option<W>,
+    model: &Model,
+    sampler: &ChannelSampler,
+    format: &RecordFormat,
+    by: MatchBy,
+    rng: &mut G,
+) -> Result<PrivatizeSummary, CollectError> {
+    if sampler.inputs() != model.inputs() {
+        return Err(CollectError::invalid(
+            "sampler",
+            format!("{} rows", sampler.inputs()),
+            format!("the channel has {} rows", model.inputs()),
+        ));
+    }
     let labels: Vec<&[u8]> = model.output_labels.iter().map(|l| l.as_bytes()).collect();
     let emit = |x: usize, out: &mut Vec<u8>| {
         out.extend_from_slice(labels[sampler.sample(x, rng)]);

@@ -1,29 +1,15 @@
-//! O(1) sampling from the rows of a channel: one alias table per row (Walker, Vose), drawing a
-//! single 64-bit word per sample, and the generators to draw with.
+//! O(1) sampling from a distribution with an alias table (Walker, Vose), drawing a single
+//! 64-bit word per sample: for simulations and priors, where speed matters and no privacy is
+//! promised. It is NOT what `privatize` releases with (see [`super::ExactTable`]).
 //!
 //! The word `u` picks the table slot `i = floor(u k / 2^64)` (k slots) and its remainder
-//! `u k mod 2^64` is compared with the slot's threshold: both are exact to about `k / 2^64`,
-//! finer than the `f64` entries of the channel. Outputs of probability zero get no slot at
-//! all, so they are never drawn.
+//! `u k mod 2^64` is compared with the slot's threshold, computed in floating point: each
+//! probability is realized only to about `k / 2^64` in absolute terms, so an entry far below
+//! `2^-64` may be realized as 0 (or not), and small entries get large relative errors. Outputs
+//! of probability zero get no slot at all, so they are never drawn.
 
-use super::CollectError;
-use crate::channel::Channel;
-use rand::{RngCore, SeedableRng};
-use rand_chacha::ChaCha20Rng;
-
-/// The generator used for privatizing: ChaCha20.
-pub type CollectRng = ChaCha20Rng;
-
-/// A cryptographically secure generator seeded from operating-system entropy.
-pub fn secure_rng() -> CollectRng {
-    ChaCha20Rng::from_entropy()
-}
-
-/// A reproducible generator (for tests and simulations; its output is not private, since
-/// anyone with the seed can replay the randomness).
-pub fn seeded_rng(seed: u64) -> CollectRng {
-    ChaCha20Rng::seed_from_u64(seed)
-}
+use crate::collect::CollectError;
+use rand::RngCore;
 
 /// 2^64 as a float, the scale of the slot thresholds.
 const TWO_POW_64: f64 = 18_446_744_073_709_551_616.0;
@@ -123,38 +109,10 @@ impl AliasTable {
     }
 }
 
-/// One alias table per row of a channel.
-#[derive(Debug, Clone)]
-pub struct ChannelSampler {
-    rows: Vec<AliasTable>,
-}
-
-impl ChannelSampler {
-    /// Tables for every row of `channel`.
-    pub fn new(channel: &Channel) -> Result<Self, CollectError> {
-        let rows = channel
-            .rows()
-            .iter()
-            .map(|r| AliasTable::new(r))
-            .collect::<Result<_, _>>()?;
-        Ok(ChannelSampler { rows })
-    }
-
-    /// Draw the report of an input `x` (panics if `x` is out of range).
-    #[inline]
-    pub fn sample<R: RngCore + ?Sized>(&self, x: usize, rng: &mut R) -> usize {
-        self.rows[x].sample(rng)
-    }
-
-    /// The table of row `x`.
-    pub fn row(&self, x: usize) -> &AliasTable {
-        &self.rows[x]
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::collect::sampler::seeded_rng;
 
     #[test]
     fn table_reproduces_the_weights() {
