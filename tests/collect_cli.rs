@@ -764,3 +764,51 @@ fn a_byte_order_mark_is_not_part_of_the_first_record() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+/// Rows `[0.5, 0.5]` and `[0.2, 0.8]` scaled by `1 - 4e-10` and `1 + 4e-10`: the numbers'
+/// largest ratio is `2.5 (1 - 4e-10) / (1 + 4e-10)`, whose log (0.91629073107) is within the
+/// stated 0.9162907311, but the sampler draws each row divided by its exact sum, and those rows'
+/// ratio is exactly 2.5 (ln 2.5 = 0.91629073187), above it.
+const ROW_SUMS_HIDE_LEAKAGE: &str = r#"
+[domain]
+labels = ["a", "b"]
+[channel]
+rows = [[0.4999999998, 0.4999999998], [0.20000000008, 0.80000000032]]
+[[privacy]]
+notion = "ldp"
+epsilon = 0.9162907311
+"#;
+
+#[test]
+fn privatize_refuses_a_channel_whose_sampled_rows_leak_more_than_stated() {
+    let dir = TempDir::new("realized");
+    let channel = dir.write("channel.toml", ROW_SUMS_HIDE_LEAKAGE);
+    let input = dir.write("records.txt", "a\nb\n");
+    let out = dir.path("out.txt");
+    let o = run(&["privatize", "--channel", &channel, &input, "-o", &out]);
+    assert_eq!(o.status.code(), Some(5), "{}", stderr(&o));
+    let err = stderr(&o);
+    // ln 2.5 rounded up to 9 decimals.
+    assert!(err.contains("realized ldp 0.916290732"), "{err}");
+    assert!(!Path::new(&out).exists());
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn privatize_reports_the_realized_guarantee_of_a_channel_that_holds() {
+    let dir = TempDir::new("realized-ok");
+    let channel = dir.write(
+        "channel.toml",
+        &format!("{CHANNEL}[[privacy]]\nnotion = \"ldp\"\nepsilon = 1.0986122887\n"),
+    );
+    let input = dir.write("records.txt", "no\nyes\n");
+    let out = dir.path("out.txt");
+    let o = run(&["privatize", "--channel", &channel, &input, "-o", &out]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // ln 3 = 1.098612288668..., rounded up.
+    assert!(
+        stderr(&o).contains("realized ldp 1.098612289"),
+        "{}",
+        stderr(&o)
+    );
+}

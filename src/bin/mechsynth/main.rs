@@ -5,7 +5,8 @@
 //! value or flag); 3 the problem is infeasible or unbounded; 4 the solver stopped without
 //! proving optimality (a certified channel is still printed when it returned one; for `curve`,
 //! the overall time limit left points out); 5 no
-//! certified channel (solve) or a stated constraint does not hold (audit); 6 a published claim
+//! certified channel (solve) or a stated constraint does not hold (audit; privatize for the
+//! channel its sampler realizes); 6 a published claim
 //! or theorem does not hold (verify; 4 when `--time-limit` ends a sweep or the theorem checks, whose
 //! partial result is printed). The collection subcommands (privatize, estimate,
 //! simulate, plan) exit 0, 1 or 2, and 4 when `--time-limit` runs out (privatize and estimate
