@@ -1,9 +1,24 @@
 //! Outward-rounded arithmetic and the named tolerances used across mechsynth.
 //!
-//! Leakage is computed from the emitted floating-point numbers so that the reported value is an
-//! upper bound on the exact leakage of the exact channel those numbers denote: every quotient is
-//! rounded up, every logarithm is widened by two units in the last place (libm's `ln` is within
-//! one), and sums carry a relative error bound.
+//! # What a certified leakage guarantees
+//!
+//! Every leakage function in [`crate::privacy`] returns an upper bound on the exact leakage
+//! (in real arithmetic) of every channel whose entries are obtained from the emitted doubles by
+//! a non-decreasing map `phi` with `phi(q)` within half a unit in the last place of `q`
+//! (`phi(0) = 0`). Two such channels matter: the doubles themselves, and the shortest
+//! round-trip decimals that reports print (JSON, TOML and CSV); a decimal read back exactly,
+//! e.g. as a fraction, is such a channel. Priors, weights and distances are the doubles the
+//! problem was read into.
+//!
+//! Half an ulp is a relative error of at most [`EMITTED_RELATIVE_ERROR`] = 2^-53 on a normal
+//! number, so the ratio of two printed entries may exceed the ratio of their doubles by the
+//! factor `(1 + 2^-53) / (1 - 2^-53)`: an absolute `2^-52` in the logarithm, which near a ratio
+//! of 1 is far more than an ulp of a small leakage. [`log_ratio_up`] adds
+//! [`EMITTED_LOG_SLACK`] for it after rounding the quotient up and widening the logarithm by
+//! two units in the last place (libm's `ln` is within one); sums carry a relative error bound.
+//! Because `phi` is non-decreasing, equal entries stay equal and a smaller entry never becomes
+//! the larger, so comparisons of two entries of the channel (`a <= b`) need no slack
+//! ([`entry_log_ratio_up`]).
 
 /// Largest accepted deviation of a prior's sum from 1 (the prior is then divided by its sum).
 pub const PRIOR_SUM_TOLERANCE: f64 = 1e-6;
@@ -59,17 +74,87 @@ pub fn ln_up(x: f64) -> f64 {
     }
 }
 
-/// Upper bound on `ln(a / b)` for `a, b >= 0`: `-inf` when `a == 0` (no constraint binds), `+inf`
-/// when only `b == 0`.
+/// Largest relative distance between a normal double and a real within half an ulp of it
+/// (such as its shortest round-trip decimal): 2^-53.
+pub const EMITTED_RELATIVE_ERROR: f64 = f64::EPSILON / 2.0;
+
+/// An upper bound on `ln((1 + u) / (1 - u)) = 2u + 2u^3/3 + ...` for `u =`
+/// [`EMITTED_RELATIVE_ERROR`], with room for the absolute error of entries below
+/// [`TINY_FLOOR`] (2^-52 + 2^-72): what the logarithm of a ratio of emitted numbers may exceed
+/// that of their doubles by.
+pub const EMITTED_LOG_SLACK: f64 = f64::EPSILON * (1.0 + 1.0 / 1_048_576.0);
+
+/// Below this magnitude (2^-960) a quantity of [`log_ratio_up`] may hold subnormal entries,
+/// whose half-ulp error is absolute rather than relative: it is widened by [`TINY_ABSOLUTE`].
+pub const TINY_FLOOR: f64 = 1.0261342003245941e-289;
+
+/// Absolute widening of a quantity below [`TINY_FLOOR`] (2^-1040): the half-ulp error of
+/// subnormal entries (at most 2^-1075 each) times any total weight up to 2^35. Relative to
+/// [`TINY_FLOOR`] it is 2^-80, inside [`EMITTED_LOG_SLACK`].
+const TINY_ABSOLUTE: f64 = 8.487983164e-314;
+
+/// `x + EMITTED_LOG_SLACK`, rounded up: an upper bound on the log-ratio of emitted numbers from
+/// an upper bound `x` on the log-ratio of their doubles (infinities unchanged).
+pub fn add_emitted_slack(x: f64) -> f64 {
+    if x.is_finite() {
+        (x + EMITTED_LOG_SLACK).next_up()
+    } else {
+        x
+    }
+}
+
+/// Upper bound on `ln(A / B)` for every `A` within [`EMITTED_RELATIVE_ERROR`] (relative) of a
+/// real `<= a` and every `B` likewise of a real `>= b`, where `a, b >= 0` bound non-negative
+/// combinations of emitted entries with total weight at most 2^35 (see the module docs): `-inf`
+/// when `a == 0` (no constraint binds), `+inf` when only `b == 0`. Not 0 at `a == b`: two
+/// different bounds may be equal while the numbers they bound are not (for two entries of the
+/// channel use [`entry_log_ratio_up`]).
 pub fn log_ratio_up(a: f64, b: f64) -> f64 {
     if a == 0.0 {
         f64::NEG_INFINITY
     } else if b == 0.0 {
         f64::INFINITY
-    } else if a == b {
+    } else if a.min(b) < TINY_FLOOR {
+        // Subnormal entries: widen absolutely first.
+        let (a, b) = (
+            (a + TINY_ABSOLUTE).next_up(),
+            (b - TINY_ABSOLUTE).next_down(),
+        );
+        if b <= 0.0 {
+            f64::INFINITY
+        } else {
+            add_emitted_slack(ln_up(div_up(a, b)))
+        }
+    } else {
+        add_emitted_slack(ln_up(div_up(a, b)))
+    }
+}
+
+/// Upper bound on every non-negative combination of emitted numbers (total weight at most 2^35)
+/// whose doubles combine exactly to at most `x >= 0`: `x (1 + 2^-52) + 2^-1040`, rounded up.
+pub fn emitted_up(x: f64) -> f64 {
+    ((x * (1.0 + f64::EPSILON)).next_up() + TINY_ABSOLUTE).next_up()
+}
+
+/// Lower bound on every non-negative combination of emitted numbers (total weight at most
+/// 2^35) whose doubles combine exactly to at least `x >= 0`: `x (1 - 2^-52) - 2^-1040`,
+/// rounded down, floored at 0.
+pub fn emitted_down(x: f64) -> f64 {
+    ((x * (1.0 - f64::EPSILON)).next_down() - TINY_ABSOLUTE)
+        .next_down()
+        .max(0.0)
+}
+
+/// Upper bound on `ln(phi(a) / phi(b))` for two entries `a, b` of the emitted channel (see the
+/// module docs), floored at 0: exactly 0 when `a <= b` (then `phi(a) <= phi(b)`), `-inf` when
+/// `a == 0`, `+inf` when only `b == 0`.
+pub fn entry_log_ratio_up(a: f64, b: f64) -> f64 {
+    if a == 0.0 {
+        f64::NEG_INFINITY
+    } else if a <= b {
         0.0
     } else {
-        ln_up(div_up(a, b))
+        log_ratio_up(a, b)
     }
 }
 
@@ -293,8 +378,12 @@ mod tests {
     fn log_ratio_handles_zeros() {
         assert_eq!(log_ratio_up(0.0, 0.0), f64::NEG_INFINITY);
         assert_eq!(log_ratio_up(0.5, 0.0), f64::INFINITY);
-        assert_eq!(log_ratio_up(0.3, 0.3), 0.0);
+        assert_eq!(entry_log_ratio_up(0.3, 0.3), 0.0);
+        assert_eq!(entry_log_ratio_up(0.2, 0.3), 0.0);
+        assert!(log_ratio_up(0.3, 0.3) >= EMITTED_LOG_SLACK);
         assert!(log_ratio_up(1.0, std::f64::consts::E.recip()) >= 1.0);
+        // A subnormal denominator within the absolute widening gives no finite bound.
+        assert_eq!(log_ratio_up(1e-300, 5e-324), f64::INFINITY);
     }
 
     #[test]
@@ -309,5 +398,14 @@ mod tests {
     fn scaled_ratio_with_zero_scale_is_infinite() {
         assert_eq!(scaled_log_ratio_up(0.6, 0.3, 0.0), f64::INFINITY);
         assert!(scaled_log_ratio_up(0.6, 0.3, 2.0) >= 2f64.ln() / 2.0);
+    }
+
+    /// The constants are what their docs say (values checked in exact binary arithmetic).
+    #[test]
+    fn emitted_constants_are_the_stated_powers_of_two() {
+        assert_eq!(EMITTED_RELATIVE_ERROR, 2f64.powi(-53));
+        assert_eq!(EMITTED_LOG_SLACK, 2f64.powi(-52) + 2f64.powi(-72));
+        assert_eq!(TINY_FLOOR, 2f64.powi(-960));
+        assert_eq!(TINY_ABSOLUTE, 2f64.powi(-1040));
     }
 }

@@ -1,9 +1,13 @@
 //! The smallest delta of (eps, delta)-LDP and (eps, delta)-LIP at a given eps (and the
 //! smallest eps at a given delta), outward rounded: the closed forms stated in `approximate.rs`.
+//! Upper bounds for the emitted numbers too (see [`crate::numeric`]): a term whose pure ratio
+//! already meets eps with the slack of the emitted numbers is 0, any other is bounded from the
+//! widest values the emitted numbers may take.
 
-use super::{output_probability_bounds, union_support};
+use super::{output_probability_bounds, support_range, union_support};
 use crate::channel::Channel;
 use crate::error::show_number;
+use crate::numeric::{emitted_down, emitted_up, entry_log_ratio_up, log_ratio_up};
 
 /// Bisection steps when inverting `delta(eps)` for the smallest eps at a given delta.
 const EPSILON_BISECTION_STEPS: usize = 100;
@@ -66,7 +70,14 @@ pub fn ldp_delta(channel: &Channel, epsilon: f64) -> f64 {
         for x2 in (0..n).filter(|&x2| x2 != x) {
             terms.clear();
             terms.extend((0..channel.outputs()).map(|y| {
-                positive_part_up(channel.get(x, y), mul_down(factor, channel.get(x2, y)))
+                let (a, b) = (channel.get(x, y), channel.get(x2, y));
+                // Zero where the pure leakage of the pair already meets eps (as ldp_leakage
+                // bounds it), else from the emitted numbers' widest values.
+                if entry_log_ratio_up(a, b) <= epsilon {
+                    0.0
+                } else {
+                    positive_part_up(emitted_up(a), mul_down(factor, emitted_down(b)))
+                }
             }));
             worst = worst.max(sum_up(&terms));
         }
@@ -85,12 +96,29 @@ pub fn lip_delta(channel: &Channel, priors: &[Vec<f64>], epsilon: f64) -> f64 {
         let bounds: Vec<(f64, f64)> = (0..m)
             .map(|y| output_probability_bounds(channel, prior, y))
             .collect();
+        let ranges: Vec<(f64, f64)> = (0..m).map(|y| support_range(channel, prior, y)).collect();
         for &x in &support {
+            // Each term is zero where the pure LIP ratio already meets eps (as lip_leakage
+            // bounds it), else bounded from the emitted numbers' widest values.
             let below: Vec<f64> = (0..m)
-                .map(|y| positive_part_up(mul_up(down, channel.get(x, y)), bounds[y].0))
+                .map(|y| {
+                    let (q, lo) = (channel.get(x, y), bounds[y].0);
+                    if q <= ranges[y].0 || log_ratio_up(q, lo) <= epsilon {
+                        0.0
+                    } else {
+                        positive_part_up(mul_up(down, emitted_up(q)), emitted_down(lo))
+                    }
+                })
                 .collect();
             let above: Vec<f64> = (0..m)
-                .map(|y| positive_part_up(bounds[y].1, mul_down(up, channel.get(x, y))))
+                .map(|y| {
+                    let (q, hi) = (channel.get(x, y), bounds[y].1);
+                    if q >= ranges[y].1 || log_ratio_up(hi, q) <= epsilon {
+                        0.0
+                    } else {
+                        positive_part_up(emitted_up(hi), mul_down(up, emitted_down(q)))
+                    }
+                })
                 .collect();
             worst = worst.max(sum_up(&below)).max(sum_up(&above));
         }

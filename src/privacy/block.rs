@@ -6,7 +6,7 @@ use super::context::{encode_pairs, pairs_cone};
 use super::{encode_envelope, envelope_leakage, Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
-use crate::numeric::log_ratio_up;
+use crate::numeric::entry_log_ratio_up;
 use crate::rays::ColumnCone;
 
 /// Block-structured LDP.
@@ -42,7 +42,7 @@ pub fn block_leakage(channel: &Channel, blocks: &[Vec<usize>]) -> (f64, f64) {
         for (i, &(hi, _)) in ext.iter().enumerate() {
             for (j, &(_, lo)) in ext.iter().enumerate() {
                 if i != j {
-                    across = across.max(log_ratio_up(hi, lo));
+                    across = across.max(entry_log_ratio_up(hi, lo));
                 }
             }
         }

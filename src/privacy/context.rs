@@ -6,7 +6,9 @@
 use super::{Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
-use crate::numeric::{div_up, ln_up, IMPLIED_PATH_TOLERANCE};
+use crate::numeric::{
+    add_emitted_slack, div_up, entry_log_ratio_up, ln_up, IMPLIED_PATH_TOLERANCE, TINY_FLOOR,
+};
 use crate::rays::ColumnCone;
 use rayon::prelude::*;
 
@@ -47,20 +49,42 @@ pub(crate) fn leakage_over_pairs(
             // scan is most of certification on large grids).
             // Only entries with a > b count (a zero entry of x constrains nothing); a / 0 with
             // a > 0 is infinite. Written without early exits so that it vectorizes.
+            // Equal entries stay equal in the emitted numbers and a smaller one stays smaller,
+            // so only a > b counts; the log carries the slack of the emitted numbers (see
+            // crate::numeric), added before dividing by the pair's distance.
             let mut largest: f64 = 0.0;
+            let mut smallest_below: f64 = f64::INFINITY;
             for (&a, &b) in rows[x].iter().zip(&rows[x2]) {
-                let r = if a > b { a / b } else { 0.0 };
+                let (r, d) = if a > b {
+                    (a / b, b)
+                } else {
+                    (0.0, f64::INFINITY)
+                };
                 largest = if r > largest { r } else { largest };
+                smallest_below = if d < smallest_below {
+                    d
+                } else {
+                    smallest_below
+                };
             }
             if largest == 0.0 {
                 return 0.0;
             }
-            let largest = largest.next_up();
+            let log = if smallest_below < TINY_FLOOR {
+                // Tiny entries: their error is absolute; bound each ratio on its own.
+                rows[x]
+                    .iter()
+                    .zip(&rows[x2])
+                    .map(|(&a, &b)| entry_log_ratio_up(a, b))
+                    .fold(0.0, f64::max)
+            } else {
+                add_emitted_slack(ln_up(largest.next_up()))
+            };
             let u = unit[x][x2];
             if u == 0.0 {
                 f64::INFINITY
             } else {
-                div_up(ln_up(largest), u)
+                div_up(log, u)
             }
         })
         .reduce(|| 0.0, f64::max)
@@ -557,7 +581,7 @@ mod tests {
             let reference = if largest <= 1.0 {
                 0.0
             } else {
-                div_up(ln_up(largest), 0.7)
+                div_up(crate::numeric::add_emitted_slack(ln_up(largest)), 0.7)
             };
             assert!(scan >= reference, "case {case}: {scan} < {reference}");
             assert!(

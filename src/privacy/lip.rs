@@ -7,7 +7,9 @@
 //! it is enough to impose it at each listed prior, for every input that any prior in the hull
 //! gives positive mass (DESIGN.md).
 
-use super::{output_probability_bounds, tie_all, union_support, Check, PrivacyNotion};
+use super::{
+    output_probability_bounds, support_range, tie_all, union_support, Check, PrivacyNotion,
+};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
 use crate::numeric::log_ratio_up;
@@ -28,19 +30,28 @@ pub struct Lip {
 /// Smallest eps for which `channel` is eps-LIP for every prior in the convex hull of `priors`:
 /// the worst `|ln(Q[x][y] / lambda_y)|` over the listed priors (the ratio's extremes over the
 /// hull are at its vertices), for inputs in the union of their supports. Outward rounded:
-/// `lambda_y` is bracketed by `sum_bounds`.
+/// `lambda_y` is bracketed by `sum_bounds`, and each log-ratio carries the slack of the emitted
+/// numbers (see [`crate::numeric`]).
 pub fn lip_leakage(channel: &Channel, priors: &[Vec<f64>]) -> f64 {
     let support = union_support(priors);
     let mut worst: f64 = 0.0;
     for prior in priors {
         for y in 0..channel.outputs() {
             let (lo, hi) = output_probability_bounds(channel, prior, y);
+            let (min, max) = support_range(channel, prior, y);
             for &x in &support {
                 let q = channel.get(x, y);
                 if q == 0.0 && hi == 0.0 {
                     continue;
                 }
-                worst = worst.max(log_ratio_up(q, lo)).max(log_ratio_up(hi, q));
+                // An entry at most the column's least on the support is at most lambda_y, also
+                // in the emitted numbers (which keep the order); likewise at the top.
+                if q > min {
+                    worst = worst.max(log_ratio_up(q, lo));
+                }
+                if q < max {
+                    worst = worst.max(log_ratio_up(hi, q));
+                }
             }
         }
     }

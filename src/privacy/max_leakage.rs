@@ -4,7 +4,7 @@
 use super::{Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
-use crate::numeric::{div_up, ln_up, sum_bounds};
+use crate::numeric::{log_ratio_up, sum_bounds};
 use crate::rays::ColumnCone;
 use mechsynth_solvers::Sense;
 
@@ -23,7 +23,8 @@ fn support(prior: &[f64]) -> Vec<usize> {
 
 /// Maximal leakage of `channel` from the inputs in the support of `prior` (Issa, Wagner,
 /// Kamath define it over the support), outward rounded, with each row normalized by its exact
-/// sum (bracketed): rows that are all equal on the support leak exactly 0.
+/// sum (bracketed), with the slack of the emitted numbers (see [`crate::numeric`]): rows that
+/// are all equal on the support leak exactly 0.
 pub fn max_leakage(channel: &Channel, prior: &[f64]) -> f64 {
     let s = support(prior);
     let Some(&first) = s.first() else {
@@ -41,7 +42,7 @@ pub fn max_leakage(channel: &Channel, prior: &[f64]) -> f64 {
         .iter()
         .map(|&x| sum_bounds(channel.rows()[x].iter().copied()).0)
         .fold(f64::INFINITY, f64::min);
-    ln_up(div_up(hi, smallest_row)).max(0.0)
+    log_ratio_up(hi, smallest_row).max(0.0)
 }
 
 impl PrivacyNotion for MaxLeakage {

@@ -1,6 +1,12 @@
 //! Privacy notions: each is a constraint set on the channel with an exact, outward-rounded
 //! leakage function and a compact LP encoding.
 //!
+//! Every leakage function returns an upper bound on the exact leakage of the channel whose
+//! entries are the emitted doubles and of the channel whose entries are the shortest decimals
+//! that reports print (see [`crate::numeric`] for the precise statement): log-ratios carry
+//! [`crate::numeric::EMITTED_LOG_SLACK`], the 2^-52 by which the logarithm of a ratio of two
+//! printed numbers may exceed that of their doubles, beyond outward rounding.
+//!
 //! One file per notion implements [`PrivacyNotion`]; [`PrivacySpec`] is the serde-tagged enum
 //! that problem files and the CLI use to name them.
 
@@ -279,7 +285,18 @@ pub(crate) fn envelope_leakage(
             .map(|&x| mul_down(weights[x], channel.get(x, y)))
             .fold(f64::INFINITY, f64::min);
         if hi > 0.0 && lo.is_finite() {
-            worst = worst.max(crate::numeric::log_ratio_up(hi, lo));
+            // With unit weights the extremes are two entries of the channel, whose order the
+            // emitted numbers keep; weighted products of different entries need the slack
+            // even when equal.
+            let unit = upper_set
+                .iter()
+                .chain(lower_set)
+                .all(|&x| weights[x] == 1.0);
+            worst = worst.max(if unit {
+                crate::numeric::entry_log_ratio_up(hi, lo)
+            } else {
+                crate::numeric::log_ratio_up(hi, lo)
+            });
         }
     }
     worst
@@ -291,10 +308,7 @@ pub(crate) fn envelope_leakage(
 /// support gives its value exactly.
 pub(crate) fn output_probability_bounds(channel: &Channel, prior: &[f64], y: usize) -> (f64, f64) {
     let support = prior.iter().enumerate().filter(|(_, p)| **p > 0.0);
-    let (min, max) = support
-        .clone()
-        .map(|(x, _)| channel.get(x, y))
-        .fold((f64::INFINITY, 0.0f64), |(a, b), q| (a.min(q), b.max(q)));
+    let (min, max) = support_range(channel, prior, y);
     if min >= max {
         return (min.min(max), max);
     }
@@ -304,6 +318,18 @@ pub(crate) fn output_probability_bounds(channel: &Channel, prior: &[f64], y: usi
     let lo = crate::numeric::div_down(mass_lo, total_hi).max(min);
     let hi = crate::numeric::div_up(mass_hi, total_lo).min(max);
     (lo, hi)
+}
+
+/// The smallest and largest entry of column `y` over the support of `prior` (`(inf, 0)` for an
+/// empty support). The output probability of the emitted numbers lies between the emitted
+/// numbers of these two entries (a convex combination of a column, whose order they keep).
+pub(crate) fn support_range(channel: &Channel, prior: &[f64], y: usize) -> (f64, f64) {
+    prior
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| **p > 0.0)
+        .map(|(x, _)| channel.get(x, y))
+        .fold((f64::INFINITY, 0.0f64), |(a, b), q| (a.min(q), b.max(q)))
 }
 
 /// Every ordered pair of distinct members of `set` (as ties).

@@ -1,10 +1,10 @@
 //! Mutual-information privacy: `I(X;Y) <= eps` nats under the prior (context-aware-lip.txt,
 //! Section III). Convex in the channel for a fixed prior; encoded with exponential cones.
 
-use super::{output_probability_bounds, tie_all, Check, PrivacyNotion};
+use super::{output_probability_bounds, support_range, tie_all, Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
-use crate::numeric::{div_down, div_up};
+use crate::numeric::{div_down, emitted_down, emitted_up, log_ratio_up};
 use crate::rays::ColumnCone;
 use mechsynth_solvers::Sense;
 
@@ -26,34 +26,36 @@ fn ln_down(x: f64) -> f64 {
     }
 }
 
-/// Upper bound on `ln(x)` for `x > 0`.
-fn ln_up(x: f64) -> f64 {
-    crate::numeric::ln_up(x)
-}
-
 /// `I(X;Y) = sum_{x,y} p_x Q[x][y] ln(Q[x][y] / lambda_y)` in nats, rounded upwards: every term
-/// is bounded above from the bracketed `lambda_y`, and the sum carries its rounding error.
+/// is bounded above from the bracketed `lambda_y`, and the sum carries its rounding error. An
+/// upper bound for the emitted numbers too (see [`crate::numeric`]).
 pub fn mutual_information_up(channel: &Channel, prior: &[f64]) -> f64 {
     let mut total = 0.0;
     let mut magnitude = 0.0;
     let mut terms = 0usize;
     for y in 0..channel.outputs() {
         let (lo, _) = output_probability_bounds(channel, prior, y);
+        let (min, _) = support_range(channel, prior, y);
         for (x, &p) in prior.iter().enumerate() {
             let q = channel.get(x, y);
             if p == 0.0 || q == 0.0 {
                 continue;
             }
-            let mass = p * q;
-            // ln(q / lambda) is largest at the smallest lambda.
-            let log_up = ln_up(div_up(q, lo));
+            // The mass p q of the doubles or of the emitted numbers (see crate::numeric).
+            let (mass_lo, mass_hi) = (emitted_down(p * q), emitted_up(p * q));
+            // ln(q / lambda) is largest at the smallest lambda; an entry at the column's least
+            // is at most lambda in the emitted numbers too.
+            let mut log_up = log_ratio_up(q, lo);
+            if q <= min {
+                log_up = log_up.min(0.0);
+            }
             let term = if log_up == 0.0 {
                 0.0
             } else if log_up > 0.0 {
-                (mass.next_up() * log_up).next_up()
+                (mass_hi * log_up).next_up()
             } else {
                 // Negative: the smallest magnitude needs the smallest mass.
-                (mass.next_down() * log_up).next_up()
+                (mass_lo * log_up).next_up()
             };
             total += term;
             magnitude += term.abs();
