@@ -52,6 +52,16 @@ impl Interval {
         Interval::normal(mean, (var / samples.len() as f64).sqrt(), level)
     }
 
+    /// Every field times `factor` (> 0): the interval of a sum from that of a mean.
+    pub fn scaled(self, factor: f64) -> Self {
+        Interval {
+            value: self.value * factor,
+            std_error: self.std_error * factor,
+            low: self.low * factor,
+            high: self.high * factor,
+        }
+    }
+
     /// Whether `v` lies in `[low, high]`.
     pub fn contains(&self, v: f64) -> bool {
         self.low <= v && v <= self.high

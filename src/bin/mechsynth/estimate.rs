@@ -7,7 +7,7 @@ use crate::mechanism::{Mechanism, MechanismArgs};
 use anyhow::{bail, Result};
 use mechsynth::collect::baseline::oracle::{oracle_estimates, oracle_warnings};
 use mechsynth::collect::estimate::{
-    estimate, EstimateOptions, EstimateReport, EstimatorSpec, Query, DEFAULT_BOOTSTRAP,
+    estimate, Estimand, EstimateOptions, EstimateReport, EstimatorSpec, Query, DEFAULT_BOOTSTRAP,
 };
 use mechsynth::collect::privatize::RecordFormat;
 use mechsynth::collect::reports::{count_oracle_reports, count_reports, read_counts};
@@ -45,7 +45,13 @@ pub struct EstimateArgs {
     /// Confidence level of the intervals.
     #[arg(long, default_value_t = 0.95)]
     level: f64,
-    /// Bootstrap replicates for the projected and EM estimators.
+    /// What the intervals are for: `sample`, the frequencies among the users who reported
+    /// (randomizer variance only), or `population`, the distribution they were drawn from
+    /// (adds the multinomial sampling variance `f (1 - f) / N`).
+    #[arg(long, value_enum, default_value = "sample")]
+    estimand: Estimand,
+    /// Bootstrap replicates (accepted for compatibility: the projected and EM intervals are the
+    /// inversion's, clipped to the quantity's range, and need none).
     #[arg(long, default_value_t = DEFAULT_BOOTSTRAP)]
     bootstrap: usize,
     /// Seed of the bootstrap (default: from the operating system).
@@ -103,6 +109,7 @@ pub fn run(args: EstimateArgs) -> Result<u8> {
                 estimators: args.estimators.clone(),
                 queries,
                 level: args.level,
+                estimand: args.estimand,
                 bootstrap: args.bootstrap,
                 deadline: Some(start + std::time::Duration::from_secs_f64(args.time_limit)),
                 progress: Some(crate::common::stderr_progress()),
@@ -131,11 +138,13 @@ pub fn run(args: EstimateArgs) -> Result<u8> {
                     users,
                     &queries,
                     args.level,
+                    args.estimand,
                 )?,
                 warnings: oracle_warnings(oracle.as_ref(), domain, &support, users),
                 counts: support,
                 output_labels: domain.labels().to_vec(),
                 level: args.level,
+                estimand: args.estimand,
             }
         }
     };
@@ -154,15 +163,17 @@ pub fn run(args: EstimateArgs) -> Result<u8> {
 fn table(r: &EstimateReport) -> String {
     use std::fmt::Write;
     let mut s = format!(
-        "{} reports; {:.0}% intervals\n{:<16} {:<24} {:>13} {:>12} {:>13} {:>13}  interval\n",
+        "{} reports; {}% intervals for the {} estimand\n{:<16} {:<24} {:>13} {:>12} {:>13} {:>13}  {:<10}  interval\n",
         r.users,
         100.0 * r.level,
+        r.estimand.name(),
         "estimator",
         "quantity",
         "estimate",
         "std error",
         "low",
-        "high"
+        "high",
+        "estimand"
     );
     for e in &r.estimates {
         match (&e.estimate, e.interval) {
@@ -173,8 +184,14 @@ fn table(r: &EstimateReport) -> String {
                     .unwrap_or_default();
                 let _ = writeln!(
                     s,
-                    "{:<16} {:<24} {:>13.6} {:>12.3e} {:>13.6} {:>13.6}  {kind}",
-                    e.estimator, e.quantity, i.value, i.std_error, i.low, i.high
+                    "{:<16} {:<24} {:>13.6} {:>12.3e} {:>13.6} {:>13.6}  {:<10}  {kind}",
+                    e.estimator,
+                    e.quantity,
+                    i.value,
+                    i.std_error,
+                    i.low,
+                    i.high,
+                    e.estimand.map_or("-", |x| x.name())
                 );
             }
             _ => {
@@ -187,7 +204,7 @@ fn table(r: &EstimateReport) -> String {
 
 fn csv(r: &EstimateReport) -> String {
     use std::fmt::Write;
-    let mut s = String::from("estimator,quantity,estimate,std_error,low,high,interval\n");
+    let mut s = String::from("estimator,quantity,estimate,std_error,low,high,interval,estimand\n");
     for e in &r.estimates {
         let kind = e
             .interval
@@ -198,12 +215,18 @@ fn csv(r: &EstimateReport) -> String {
             Some(i) => {
                 let _ = writeln!(
                     s,
-                    "{},{},{:?},{:?},{:?},{:?},{kind}",
-                    e.estimator, e.quantity, i.value, i.std_error, i.low, i.high
+                    "{},{},{:?},{:?},{:?},{:?},{kind},{}",
+                    e.estimator,
+                    e.quantity,
+                    i.value,
+                    i.std_error,
+                    i.low,
+                    i.high,
+                    e.estimand.map_or("", |x| x.name())
                 );
             }
             None => {
-                let _ = writeln!(s, "{},{},,,,,", e.estimator, e.quantity);
+                let _ = writeln!(s, "{},{},,,,,,", e.estimator, e.quantity);
             }
         }
     }
