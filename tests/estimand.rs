@@ -183,3 +183,41 @@ fn plan_and_estimate_agree_for_each_estimand() {
         assert!(close(oue.per_user_variance, want), "oue {estimand:?}");
     }
 }
+
+/// A level next to 1 gives finite intervals (they were infinite: the quantile of
+/// `0.5 + level / 2`, rounded to 1), for a channel's and an oracle's estimates.
+#[test]
+fn levels_next_to_one_give_finite_intervals() {
+    let level = 0.9999999999999999;
+    let model = Model::baseline(BaselineSpec::KRr, Domain::sized(3).unwrap(), 1.0).unwrap();
+    let options = EstimateOptions {
+        level,
+        ..EstimateOptions::default()
+    };
+    let report = estimate(&model, &[500, 300, 200], &options, &mut seeded_rng(1)).unwrap();
+    let oracle = OracleSpec::Oue.build(3, 1.0).unwrap();
+    let domain = Domain::sized(3).unwrap();
+    let rows = oracle_estimates(
+        oracle.as_ref(),
+        &domain,
+        &[500, 400, 300],
+        1000,
+        &[Query::Frequencies],
+        level,
+        Estimand::Sample,
+    )
+    .unwrap();
+    for e in report.estimates.iter().chain(&rows) {
+        let i = e.estimate.unwrap();
+        assert!(
+            i.low.is_finite() && i.high.is_finite() && i.low < i.high,
+            "{e:?}"
+        );
+        // Wider than 8 standard errors each side, narrower than 9.
+        let half = (i.high - i.low) / 2.0;
+        assert!(
+            half > 8.0 * i.std_error && half < 9.0 * i.std_error,
+            "{e:?}"
+        );
+    }
+}

@@ -15,10 +15,16 @@ pub const RANK_TOLERANCE: f64 = 1e-10;
 /// A query `w` counts as estimable when `Q v = w` is solved to this relative residual.
 pub const ESTIMABLE_TOLERANCE: f64 = 1e-8;
 
-/// The two-sided standard normal quantile for a confidence `level` (e.g. 1.96 for 0.95).
+/// The two-sided standard normal quantile for a confidence `level` (e.g. 1.96 for 0.95),
+/// computed from the lower tail `(1 - level) / 2`: `0.5 + level / 2` rounds to 1 for levels
+/// within 1e-16 of 1 (an infinite quantile), while the tail stays representable for every
+/// level below 1. `NaN` outside `(0, 1)`.
 pub fn z_value(level: f64) -> f64 {
+    if !(level > 0.0 && level < 1.0) {
+        return f64::NAN;
+    }
     let n = Normal::new(0.0, 1.0).expect("the standard normal is valid");
-    n.inverse_cdf(0.5 + level / 2.0)
+    -n.inverse_cdf((1.0 - level) / 2.0)
 }
 
 /// A point estimate with its standard error and a confidence interval.
@@ -175,6 +181,22 @@ mod tests {
         assert!((p[0] - 0.2).abs() < 1e-15 && (p[2] - 0.5).abs() < 1e-15);
         let q = project_to_simplex(&[1.2, -0.1, -0.1]);
         assert_eq!(q, vec![1.0, 0.0, 0.0]);
+    }
+
+    /// `--level 0.9999999999999999` gave infinite intervals: the quantile is finite, about
+    /// 8.29, and its two-sided tail is 1 - level (checked with the normal tail function).
+    #[test]
+    fn z_value_is_finite_for_levels_next_to_one() {
+        let level = 0.9999999999999999;
+        let z = z_value(level);
+        assert!(z.is_finite() && z > 8.0 && z < 8.6, "{z}");
+        let n = Normal::new(0.0, 1.0).unwrap();
+        let tail = 2.0 * n.sf(z);
+        assert!(
+            ((tail - (1.0 - level)) / (1.0 - level)).abs() < 1e-6,
+            "{tail}"
+        );
+        assert!(z_value(1.0).is_nan() && z_value(0.0).is_nan());
     }
 
     #[test]
