@@ -27,7 +27,7 @@ pub use population::inversion_covariance;
 use population::{check, composition, composition_covariance, population};
 
 use super::estimate::{dot, Estimand, EstimatorSpec, Inversion};
-use super::stats::{multinomial_into, Interval};
+use super::stats::{covariance_shape, multinomial_into, squared_error_agrees, Interval};
 use super::{CollectError, Model};
 use nalgebra::DVector;
 use rand::RngCore;
@@ -270,6 +270,15 @@ pub fn simulate(
         .collect();
     // "agrees" uses a Bonferroni-adjusted interval over the rows with an analytic value, so a
     // correct simulation flags any of them with probability at most 1 - level in all.
+    // The shape of each row's squared error (see `squared_error_agrees`): the covariance's
+    // for the inversion's frequencies, one squared error for a mean or sum, and 1 (the
+    // widest) where the covariance is not at hand.
+    let shape = |estimator: &str, metric: &str| -> f64 {
+        match (estimator, metric, &cov) {
+            ("inversion", "frequency-mse", Some(c)) => covariance_shape(c),
+            _ => 1.0,
+        }
+    };
     let checked = kept
         .iter()
         .filter(|((est, metric), _)| analytic(est, metric).is_some())
@@ -281,13 +290,12 @@ pub fn simulate(
         .map(|((est, metric), s)| {
             let empirical = Interval::of_mean(s, options.level);
             let a = analytic(est, metric);
-            let wide = Interval::of_mean(s, check_level);
             Metric {
                 name: metric.clone(),
                 estimator: est.clone(),
                 empirical,
                 analytic: a,
-                agrees: a.map(|v| wide.contains(v)),
+                agrees: a.map(|v| squared_error_agrees(s, v, shape(est, metric), check_level)),
             }
         })
         .collect::<Vec<_>>();

@@ -4,7 +4,7 @@ use super::population::{check, composition, composition_covariance, population};
 use super::{finish, Metric, SimulateOptions, SimulationReport};
 use crate::collect::baseline::oracle::FrequencyOracle;
 use crate::collect::estimate::Estimand;
-use crate::collect::stats::{binomial, Interval};
+use crate::collect::stats::{binomial, covariance_shape, squared_error_agrees, Interval};
 use crate::collect::CollectError;
 use rand::RngCore;
 use std::time::Instant;
@@ -63,17 +63,27 @@ pub fn simulate_oracle(
             cb(trials);
         }
     }
-    let mut analytic: f64 = pi.iter().map(|f| oracle.variance(*f, nu)).sum();
+    // The error covariance: uncorrelated supports, plus the composition's for the population.
+    let mut cov = nalgebra::DMatrix::from_diagonal(&nalgebra::DVector::from_iterator(
+        n,
+        pi.iter().map(|f| oracle.variance(*f, nu)),
+    ));
     if options.estimand == Estimand::Population {
-        analytic += composition_covariance(&groups, options.sampling, n).trace();
+        cov += composition_covariance(&groups, options.sampling, n);
     }
+    let analytic = cov.trace();
     let empirical = Interval::of_mean(&samples, options.level);
     let metric = Metric {
         name: "frequency-mse".into(),
         estimator: oracle.name().into(),
         empirical,
         analytic: Some(analytic),
-        agrees: Some(empirical.contains(analytic)),
+        agrees: Some(squared_error_agrees(
+            &samples,
+            analytic,
+            covariance_shape(&cov),
+            options.level,
+        )),
     };
     finish(users, trials, vec![metric], warnings, options)
 }
