@@ -7,7 +7,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use mechsynth::collect::baseline::BaselineSpec;
-use mechsynth::collect::estimate::{em, EstimatorSpec, EM_TOLERANCE};
+use mechsynth::collect::estimate::{em, Estimand, EstimatorSpec, EM_TOLERANCE};
 use mechsynth::collect::privatize::{privatize, MatchBy, RecordFormat};
 use mechsynth::collect::sampler::{seeded_rng, AliasTable, ChannelSampler};
 use mechsynth::collect::simulate::{simulate, Sampling, SimulateOptions};
@@ -191,6 +191,7 @@ fn bench_simulate(c: &mut Criterion) {
                 groups: Vec::new(),
                 noncompliance: 0.0,
                 level: 0.95,
+                estimand: Estimand::Sample,
                 deadline: None,
                 progress: None,
             };

@@ -7,8 +7,8 @@
 use mechsynth::collect::baseline::oracle::OracleSpec;
 use mechsynth::collect::baseline::BaselineSpec;
 use mechsynth::collect::estimate::{
-    em, estimate, posterior_moments, EstimateOptions, EstimateReport, Estimator, EstimatorSpec,
-    Inversion,
+    em, estimate, posterior_moments, Estimand, EstimateOptions, EstimateReport, Estimator,
+    EstimatorSpec, Inversion,
 };
 use mechsynth::collect::privatize::{privatize, MatchBy, RecordFormat};
 use mechsynth::collect::sampler::{seeded_rng, ChannelSampler};
@@ -132,6 +132,7 @@ fn check_simulation(model: &Model, users: u64, seed: u64) {
         groups: Vec::new(),
         noncompliance: 0.0,
         level: 1.0 - ALPHA,
+        estimand: Estimand::Sample,
         deadline: None,
         progress: None,
     };
@@ -185,6 +186,7 @@ fn fixed_sampling_takes_the_analytic_value_at_the_composition() {
         groups: Vec::new(),
         noncompliance: 0.0,
         level: 1.0 - ALPHA,
+        estimand: Estimand::Sample,
         deadline: None,
         progress: None,
     };
@@ -229,6 +231,7 @@ fn labels_domains_get_the_analytic_mmse_of_the_sum() {
         groups: Vec::new(),
         noncompliance: 0.0,
         level: 1.0 - ALPHA,
+        estimand: Estimand::Sample,
         deadline: None,
         progress: None,
     };

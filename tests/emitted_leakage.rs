@@ -62,8 +62,8 @@ fn pairs_leakage(
 ) -> Upper {
     let mut worst = Some(BigInt::from(0u8));
     for &(a, b) in pairs {
-        for y in 0..q[0].len() {
-            let l = log_ratio(&q[a][y].mul(&w[a]), &q[b][y].mul(&w[b]), &scale(a, b));
+        for (qa, qb) in q[a].iter().zip(&q[b]) {
+            let l = log_ratio(&qa.mul(&w[a]), &qb.mul(&w[b]), &scale(a, b));
             worst = max_upper(worst, l);
         }
     }

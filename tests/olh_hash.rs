@@ -5,7 +5,7 @@
 use mechsynth::collect::baseline::oracle::{
     oracle_estimates, FrequencyOracle, OracleReport, OracleSpec,
 };
-use mechsynth::collect::estimate::Query;
+use mechsynth::collect::estimate::{Estimand, Query};
 use mechsynth::collect::sampler::seeded_rng;
 use mechsynth::Domain;
 use rand::RngCore;
@@ -134,8 +134,17 @@ fn coverage(k: usize, eps: f64, seed: u64) -> Vec<(String, f64)> {
                 oracle.add_support(&oracle.randomize(x, &mut rng), &mut support);
             }
         }
-        let est =
-            oracle_estimates(oracle.as_ref(), &domain, &support, users, &queries, LEVEL).unwrap();
+        let est = oracle_estimates(
+            oracle.as_ref(),
+            &domain,
+            &support,
+            users,
+            &queries,
+            LEVEL,
+            // The users' values are held fixed across replicates: the sample estimand.
+            Estimand::Sample,
+        )
+        .unwrap();
         for (i, (e, (w, scaled))) in est.iter().zip(&weights).enumerate() {
             names[i].clone_from(&e.quantity);
             covered[i] += usize::from(e.estimate.unwrap().contains(truth(w, *scaled)));

@@ -3,6 +3,7 @@
 //! rests on, and the per-user variance of the mean against a Monte Carlo of the estimator.
 
 use mechsynth::collect::baseline::oracle::OracleSpec;
+use mechsynth::collect::estimate::Estimand;
 use mechsynth::collect::plan::{oracle_variance, plan, PlanOptions, PlanTarget};
 use mechsynth::collect::sampler::seeded_rng;
 use mechsynth::collect::stats::mean_var;
@@ -28,7 +29,7 @@ fn olh_variance(domain: &Domain, target: PlanTarget, eps: f64) -> f64 {
     OracleSpec::Olh
         .build(domain.size(), eps)
         .map_or(f64::INFINITY, |o| {
-            oracle_variance(o.as_ref(), domain, target)
+            oracle_variance(o.as_ref(), domain, target, Estimand::Sample)
         })
 }
 
@@ -38,6 +39,7 @@ fn planned_olh_epsilon(domain: &Domain, target: PlanTarget, users: u64, rmse: f6
         rmse,
         users: Some(users),
         epsilon: None,
+        estimand: Estimand::Sample,
         deadline: None,
         progress: None,
     };
@@ -127,7 +129,13 @@ fn olh_mean_variance_matches_a_monte_carlo() {
     let mut rng = seeded_rng(21);
     for eps in [1.0, 3.0] {
         let oracle = OracleSpec::Olh.build(k, eps).unwrap();
-        let planned = oracle_variance(oracle.as_ref(), &domain, PlanTarget::Mean);
+        let planned = oracle_variance(
+            oracle.as_ref(),
+            &domain,
+            PlanTarget::Mean,
+            // The Monte Carlo holds the population fixed: the sample estimand.
+            Estimand::Sample,
+        );
         let means: Vec<f64> = (0..REPLICATES)
             .map(|_| {
                 let mut support = vec![0u64; k];

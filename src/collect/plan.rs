@@ -2,14 +2,18 @@
 //! meets it for a given number of users, for a channel and the baselines side by side.
 //!
 //! Every estimate planned for is the unbiased one (inversion, or the oracle's estimator), whose
-//! variance around the realized composition is `v / N` for a per-user variance `v` evaluated
-//! at the domain prior: `N = ceil(v / rmse^2)`. The smallest epsilon is found by bisection,
-//! which assumes the variance decreases in epsilon (true of every baseline here but OLH, whose
-//! variance jumps where its bucket count changes: it is searched segment by segment, see
-//! [`search`]).
+//! variance is `v / N` for a per-user variance `v` evaluated at the domain prior:
+//! `N = ceil(v / rmse^2)`. For the [`Estimand::Sample`] (the frequencies among the users) `v`
+//! is the randomizer's variance around the realized composition, the variance `estimate`
+//! reports; for the [`Estimand::Population`] the multinomial variance of drawing the users
+//! from the prior is added (`diag(prior) - prior prior^T` per user). The smallest epsilon is
+//! found by bisection, which assumes the variance decreases in epsilon (true of every baseline
+//! here but OLH, whose variance jumps where its bucket count changes: it is searched segment by
+//! segment, see [`search`]).
 
 use super::baseline::oracle::{FrequencyOracle, OracleSpec};
 use super::baseline::BaselineSpec;
+use super::estimate::Estimand;
 use super::simulate::inversion_covariance;
 use super::{CollectError, Model};
 use crate::domain::Domain;
@@ -66,6 +70,8 @@ pub struct PlanReport {
     pub target: PlanTarget,
     /// The RMSE asked for.
     pub rmse: f64,
+    /// What the RMSE is of.
+    pub estimand: Estimand,
     /// The users given (epsilon search), if any.
     pub users: Option<u64>,
     /// One row per mechanism.
@@ -81,6 +87,8 @@ pub struct PlanOptions {
     pub target: PlanTarget,
     /// The target RMSE.
     pub rmse: f64,
+    /// What the RMSE is of: the frequencies among the users, or of their population.
+    pub estimand: Estimand,
     /// With a number of users: find each baseline's smallest epsilon.
     pub users: Option<u64>,
     /// Epsilon of the baselines otherwise (default: the channel's LDP leakage).
@@ -91,35 +99,51 @@ pub struct PlanOptions {
     pub progress: Option<crate::synthesis::ProgressSink>,
 }
 
-/// Per-user variance of the inversion estimate of `target` for a channel at the domain prior.
-pub fn channel_variance(model: &Model, target: PlanTarget) -> f64 {
-    let Some(cov) = inversion_covariance(model, model.domain.prior(), 1.0) else {
-        return f64::INFINITY;
-    };
+/// The linear queries `w` a target stands for (the worst of them decides).
+fn target_weights(domain: &Domain, target: PlanTarget, values: Vec<f64>) -> Vec<Vec<f64>> {
+    let n = domain.size();
+    let indicator = |k: usize| (0..n).map(|x| f64::from(u8::from(x == k))).collect();
     match target {
-        PlanTarget::Frequency => (0..model.inputs()).map(|k| cov[(k, k)]).fold(0.0, f64::max),
-        PlanTarget::Prevalence { symbol } => cov[(symbol, symbol)],
-        PlanTarget::Mean => {
-            let v = DVector::from_vec(model.values());
-            (v.transpose() * cov * v)[(0, 0)]
-        }
+        PlanTarget::Frequency => (0..n).map(indicator).collect(),
+        PlanTarget::Prevalence { symbol } => vec![indicator(symbol)],
+        PlanTarget::Mean => vec![values],
     }
 }
 
-/// Per-user variance of an oracle's estimate of `target` at the domain prior.
-pub fn oracle_variance(oracle: &dyn FrequencyOracle, domain: &Domain, target: PlanTarget) -> f64 {
+/// Per-user variance of the inversion estimate of `target` for `estimand` at the domain
+/// prior.
+pub fn channel_variance(model: &Model, target: PlanTarget, estimand: Estimand) -> f64 {
+    let prior = model.domain.prior();
+    let Some(cov) = inversion_covariance(model, prior, 1.0) else {
+        return f64::INFINITY;
+    };
+    target_weights(&model.domain, target, model.values())
+        .iter()
+        .map(|w| {
+            let v = DVector::from_column_slice(w);
+            (v.transpose() * &cov * v)[(0, 0)] + estimand.sampling_variance(w, prior)
+        })
+        .fold(0.0, f64::max)
+}
+
+/// Per-user variance of an oracle's estimate of `target` for `estimand` at the domain prior
+/// (supports of different symbols are uncorrelated, so a linear query's variance is
+/// `sum_v w_v^2 Var f_v`, plus the population's multinomial variance).
+pub fn oracle_variance(
+    oracle: &dyn FrequencyOracle,
+    domain: &Domain,
+    target: PlanTarget,
+    estimand: Estimand,
+) -> f64 {
     let prior = domain.prior();
     let var: Vec<f64> = prior.iter().map(|f| oracle.variance(*f, 1.0)).collect();
-    match target {
-        PlanTarget::Frequency => var.iter().copied().fold(0.0, f64::max),
-        PlanTarget::Prevalence { symbol } => var[symbol],
-        PlanTarget::Mean => domain
-            .numeric_values()
-            .iter()
-            .zip(&var)
-            .map(|(w, v)| w * w * v)
-            .sum(),
-    }
+    target_weights(domain, target, domain.numeric_values())
+        .iter()
+        .map(|w| {
+            w.iter().zip(&var).map(|(a, v)| a * a * v).sum::<f64>()
+                + estimand.sampling_variance(w, prior)
+        })
+        .fold(0.0, f64::max)
 }
 
 fn users_needed(v: f64, rmse: f64) -> Option<u64> {
@@ -190,6 +214,7 @@ pub fn plan(
     let PlanOptions {
         target,
         rmse,
+        estimand,
         users,
         epsilon,
         ..
@@ -227,7 +252,7 @@ pub fn plan(
         rows.push(row(
             m.source.clone(),
             None,
-            channel_variance(m, target),
+            channel_variance(m, target, estimand),
             rmse,
             users,
             ldp_of(m),
@@ -241,7 +266,7 @@ pub fn plan(
                 spec.name().into(),
                 Arc::new(move |eps| {
                     Model::baseline(spec, d.clone(), eps)
-                        .map_or(f64::INFINITY, |m| channel_variance(&m, target))
+                        .map_or(f64::INFINITY, |m| channel_variance(&m, target, estimand))
                 }),
                 Arc::new(move |eps| {
                     Model::baseline(spec, d2.clone(), eps)
@@ -259,8 +284,9 @@ pub fn plan(
         candidates.push((
             spec.name().into(),
             Arc::new(move |eps| {
-                spec.build(d.size(), eps)
-                    .map_or(f64::INFINITY, |o| oracle_variance(o.as_ref(), &d, target))
+                spec.build(d.size(), eps).map_or(f64::INFINITY, |o| {
+                    oracle_variance(o.as_ref(), &d, target, estimand)
+                })
             }),
             Arc::new(Some),
             spec.parameter_jumps(),
@@ -328,6 +354,7 @@ pub fn plan(
     Ok(PlanReport {
         target,
         rmse,
+        estimand,
         users,
         rows,
         notes,

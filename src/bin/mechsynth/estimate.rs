@@ -9,7 +9,7 @@ use mechsynth::collect::baseline::oracle::{
     legacy_hash_warning, oracle_estimates, oracle_warnings,
 };
 use mechsynth::collect::estimate::{
-    estimate, EstimateOptions, EstimateReport, EstimatorSpec, Query, DEFAULT_BOOTSTRAP,
+    estimate, Estimand, EstimateOptions, EstimateReport, EstimatorSpec, Query, DEFAULT_BOOTSTRAP,
 };
 use mechsynth::collect::privatize::RecordFormat;
 use mechsynth::collect::reports::{count_oracle_reports, count_reports, read_counts};
@@ -47,16 +47,22 @@ pub struct EstimateArgs {
     /// Confidence level of the intervals.
     #[arg(long, default_value_t = 0.95, value_parser = crate::numbers::level())]
     level: f64,
-    /// Bootstrap replicates for the projected and EM estimators.
-    #[arg(long, default_value_t = DEFAULT_BOOTSTRAP, value_parser = crate::numbers::count(0, mechsynth::collect::estimate::MAX_BOOTSTRAP))]
-    bootstrap: usize,
-    /// Seed of the bootstrap (default: from the operating system).
+    /// What the intervals are for: `sample`, the frequencies among the users who reported
+    /// (randomizer variance only), or `population`, the distribution they were drawn from
+    /// (adds the multinomial sampling variance `f (1 - f) / N`).
+    #[arg(long, value_enum, default_value = "sample")]
+    estimand: Estimand,
+    /// Bootstrap replicates (accepted for compatibility and ignored with a warning: the
+    /// projected and EM intervals are the inversion's, clipped to the quantity's range).
+    #[arg(long, value_parser = crate::numbers::count(0, mechsynth::collect::estimate::MAX_BOOTSTRAP))]
+    bootstrap: Option<usize>,
+    /// Seed of the bootstrap (accepted for compatibility and ignored with a warning).
     #[arg(long, value_parser = crate::numbers::seed())]
     seed: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
-    /// Give up reading the reports after this many seconds; the bootstrap stops there too.
+    /// Give up reading the reports after this many seconds; an EM fit stops there too.
     #[arg(long, default_value_t = 3600.0, value_parser = crate::numbers::seconds())]
     time_limit: f64,
 }
@@ -105,7 +111,8 @@ pub fn run(args: EstimateArgs) -> Result<u8> {
                 estimators: args.estimators.clone(),
                 queries,
                 level: args.level,
-                bootstrap: args.bootstrap,
+                estimand: args.estimand,
+                bootstrap: args.bootstrap.unwrap_or(DEFAULT_BOOTSTRAP),
                 deadline: Some(start + std::time::Duration::from_secs_f64(args.time_limit)),
                 progress: Some(crate::common::stderr_progress()),
             };
@@ -133,6 +140,7 @@ pub fn run(args: EstimateArgs) -> Result<u8> {
                     users,
                     &queries,
                     args.level,
+                    args.estimand,
                 )?,
                 warnings: oracle_warnings(oracle.as_ref(), domain, &support, users)
                     .into_iter()
@@ -141,9 +149,13 @@ pub fn run(args: EstimateArgs) -> Result<u8> {
                 counts: support,
                 output_labels: domain.labels().to_vec(),
                 level: args.level,
+                estimand: args.estimand,
             }
         }
     };
+    if args.bootstrap.is_some() || args.seed.is_some() {
+        log_line!("warning: --bootstrap and --seed are ignored: no interval is bootstrapped (the projected and EM intervals are the inversion's for the same quantity, clipped to its range, which keeps their coverage)");
+    }
     for w in &report.warnings {
         log_line!("warning: {w}");
     }
@@ -159,15 +171,17 @@ pub fn run(args: EstimateArgs) -> Result<u8> {
 fn table(r: &EstimateReport) -> String {
     use std::fmt::Write;
     let mut s = format!(
-        "{} reports; {:.0}% intervals\n{:<16} {:<24} {:>13} {:>12} {:>13} {:>13}  interval\n",
+        "{} reports; {}% intervals for the {} estimand\n{:<16} {:<24} {:>13} {:>12} {:>13} {:>13}  {:<10}  interval\n",
         r.users,
         100.0 * r.level,
+        r.estimand.name(),
         "estimator",
         "quantity",
         "estimate",
         "std error",
         "low",
-        "high"
+        "high",
+        "estimand"
     );
     for e in &r.estimates {
         match (&e.estimate, e.interval) {
@@ -178,8 +192,14 @@ fn table(r: &EstimateReport) -> String {
                     .unwrap_or_default();
                 let _ = writeln!(
                     s,
-                    "{:<16} {:<24} {:>13.6} {:>12.3e} {:>13.6} {:>13.6}  {kind}",
-                    e.estimator, e.quantity, i.value, i.std_error, i.low, i.high
+                    "{:<16} {:<24} {:>13.6} {:>12.3e} {:>13.6} {:>13.6}  {:<10}  {kind}",
+                    e.estimator,
+                    e.quantity,
+                    i.value,
+                    i.std_error,
+                    i.low,
+                    i.high,
+                    e.estimand.map_or("-", |x| x.name())
                 );
             }
             _ => {
@@ -192,7 +212,7 @@ fn table(r: &EstimateReport) -> String {
 
 fn csv(r: &EstimateReport) -> String {
     use std::fmt::Write;
-    let mut s = String::from("estimator,quantity,estimate,std_error,low,high,interval\n");
+    let mut s = String::from("estimator,quantity,estimate,std_error,low,high,interval,estimand\n");
     for e in &r.estimates {
         let kind = e
             .interval
@@ -203,12 +223,18 @@ fn csv(r: &EstimateReport) -> String {
             Some(i) => {
                 let _ = writeln!(
                     s,
-                    "{},{},{:?},{:?},{:?},{:?},{kind}",
-                    e.estimator, e.quantity, i.value, i.std_error, i.low, i.high
+                    "{},{},{:?},{:?},{:?},{:?},{kind},{}",
+                    e.estimator,
+                    e.quantity,
+                    i.value,
+                    i.std_error,
+                    i.low,
+                    i.high,
+                    e.estimand.map_or("", |x| x.name())
                 );
             }
             None => {
-                let _ = writeln!(s, "{},{},,,,,", e.estimator, e.quantity);
+                let _ = writeln!(s, "{},{},,,,,,", e.estimator, e.quantity);
             }
         }
     }

@@ -4,6 +4,7 @@
 use crate::common::{emit, Format, UsageError};
 use anyhow::{bail, Result};
 use mechsynth::collect::baseline::BaselineSpec;
+use mechsynth::collect::estimate::Estimand;
 use mechsynth::collect::plan::{plan, PlanOptions, PlanReport, PlanTarget};
 use mechsynth::collect::Model;
 use std::path::PathBuf;
@@ -40,6 +41,11 @@ pub struct PlanArgs {
     /// Epsilon of the baselines (default: the channel's LDP leakage).
     #[arg(long, allow_negative_numbers = true, value_parser = crate::numbers::in_zero_to(mechsynth::privacy::MAX_EPSILON))]
     epsilon: Option<f64>,
+    /// What the RMSE is of: `sample`, the frequencies among the users (randomizer variance
+    /// only, as `estimate` reports by default), or `population`, the distribution they are
+    /// drawn from (adds the multinomial sampling variance).
+    #[arg(long, value_enum, default_value = "sample")]
+    estimand: Estimand,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
@@ -121,6 +127,7 @@ pub fn run(args: PlanArgs) -> Result<u8> {
     let options = PlanOptions {
         target,
         rmse: args.rmse,
+        estimand: args.estimand,
         users: args.users,
         epsilon: args.epsilon,
         deadline: Some(start + std::time::Duration::from_secs_f64(args.time_limit)),
@@ -148,12 +155,13 @@ fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
 fn table(r: &PlanReport) -> String {
     use std::fmt::Write;
     let mut s = format!(
-        "target RMSE {} ({}){}\n{:<32} {:>10} {:>10} {:>14} {:>14} {:>12}\n",
+        "target RMSE {} ({}, {} estimand){}\n{:<32} {:>10} {:>10} {:>14} {:>14} {:>12}\n",
         r.rmse,
         serde_json::to_value(r.target)
             .ok()
             .and_then(|v| v.get("kind").and_then(|k| k.as_str().map(String::from)))
             .unwrap_or_default(),
+        r.estimand.name(),
         r.users
             .map_or(String::new(), |n| format!(" with {n} users")),
         "mechanism",
@@ -180,19 +188,21 @@ fn table(r: &PlanReport) -> String {
 
 fn csv(r: &PlanReport) -> String {
     use std::fmt::Write;
-    let mut s =
-        String::from("mechanism,epsilon,ldp,per_user_variance,users_needed,rmse_at_users\n");
+    let mut s = String::from(
+        "mechanism,epsilon,ldp,per_user_variance,users_needed,rmse_at_users,estimand\n",
+    );
     for row in &r.rows {
         let f = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v:?}"));
         let _ = writeln!(
             s,
-            "{},{},{},{:?},{},{}",
+            "{},{},{},{:?},{},{},{}",
             row.mechanism,
             f(row.epsilon),
             f(row.ldp),
             row.per_user_variance,
             row.users_needed.map_or(String::new(), |v| v.to_string()),
-            f(row.rmse_at_users)
+            f(row.rmse_at_users),
+            r.estimand.name()
         );
     }
     s

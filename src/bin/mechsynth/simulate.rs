@@ -5,7 +5,7 @@ use crate::common::{emit, Format, UsageError};
 use crate::input::check_time_limit;
 use crate::mechanism::{Mechanism, MechanismArgs};
 use anyhow::{bail, Context, Result};
-use mechsynth::collect::estimate::EstimatorSpec;
+use mechsynth::collect::estimate::{Estimand, EstimatorSpec};
 use mechsynth::collect::sampler::seeded_rng;
 use mechsynth::collect::simulate::{
     simulate, simulate_oracle, Sampling, SimulateOptions, SimulationReport, UserGroup,
@@ -48,6 +48,11 @@ pub struct SimulateArgs {
     /// Confidence level of the empirical intervals.
     #[arg(long, default_value_t = 0.95, value_parser = crate::numbers::level())]
     level: f64,
+    /// What the errors are measured against: `sample`, each trial's realized frequencies, or
+    /// `population`, the distribution the users are drawn from (the analytic values add the
+    /// composition's variance).
+    #[arg(long, value_enum, default_value = "sample")]
+    estimand: Estimand,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
@@ -152,6 +157,7 @@ pub fn run(args: SimulateArgs) -> Result<u8> {
         groups,
         noncompliance: args.noncompliance,
         level: args.level,
+        estimand: args.estimand,
         deadline: Some(start + Duration::from_secs_f64(args.time_limit)),
         progress: Some(&progress),
     };
@@ -177,8 +183,8 @@ pub fn run(args: SimulateArgs) -> Result<u8> {
 fn table(r: &SimulationReport, level: f64) -> String {
     use std::fmt::Write;
     let mut s = format!(
-        "{} users x {} trials; empirical mean with its {:.0}% interval\n{:<16} {:<20} {:>13} {:>13} {:>13} {:>13}  agrees\n",
-        r.users, r.trials, 100.0 * level, "estimator", "metric", "empirical", "low", "high", "analytic"
+        "{} users x {} trials; errors against the {} estimand; empirical mean with its {:.0}% interval\n{:<16} {:<20} {:>13} {:>13} {:>13} {:>13}  agrees\n",
+        r.users, r.trials, r.estimand.name(), 100.0 * level, "estimator", "metric", "empirical", "low", "high", "analytic"
     );
     for m in &r.metrics {
         let analytic = m.analytic.map_or("-".to_string(), |a| format!("{a:.6e}"));
@@ -198,11 +204,12 @@ fn table(r: &SimulationReport, level: f64) -> String {
 
 fn csv(r: &SimulationReport) -> String {
     use std::fmt::Write;
-    let mut s = String::from("estimator,metric,empirical,std_error,low,high,analytic,agrees\n");
+    let mut s =
+        String::from("estimator,metric,empirical,std_error,low,high,analytic,agrees,estimand\n");
     for m in &r.metrics {
         let _ = writeln!(
             s,
-            "{},{},{:?},{:?},{:?},{:?},{},{}",
+            "{},{},{:?},{:?},{:?},{:?},{},{},{}",
             m.estimator,
             m.name,
             m.empirical.value,
@@ -210,7 +217,8 @@ fn csv(r: &SimulationReport) -> String {
             m.empirical.low,
             m.empirical.high,
             m.analytic.map_or(String::new(), |a| format!("{a:?}")),
-            m.agrees.map_or(String::new(), |a| a.to_string())
+            m.agrees.map_or(String::new(), |a| a.to_string()),
+            r.estimand.name()
         );
     }
     s

@@ -4,9 +4,8 @@
 use super::super::stats::Interval;
 use super::super::{CollectError, Model};
 use super::{
-    bootstrap, bootstrap_interval, dot, negative_frequencies, EstimateOptions, EstimateReport,
-    EstimatorSpec, IntervalKind, Inversion, QueryEstimate, MAX_BOOTSTRAP, MIN_BOOTSTRAP,
-    PRIOR_FIT_ALPHA,
+    dot, negative_frequencies, EstimateOptions, EstimateReport, Estimator, EstimatorSpec,
+    IntervalKind, Inversion, QueryEstimate, MAX_BOOTSTRAP, PRIOR_FIT_ALPHA,
 };
 use rand::RngCore;
 
@@ -15,7 +14,7 @@ pub fn estimate(
     model: &Model,
     counts: &[u64],
     options: &EstimateOptions,
-    rng: &mut dyn RngCore,
+    _rng: &mut dyn RngCore,
 ) -> Result<EstimateReport, CollectError> {
     if counts.len() != model.outputs() {
         return Err(CollectError::invalid(
@@ -35,22 +34,11 @@ pub fn estimate(
             "must be in (0, 1)",
         ));
     }
-    let bootstrapped = options
-        .estimators
-        .iter()
-        .any(|e| matches!(e, EstimatorSpec::Projected | EstimatorSpec::Em));
     if options.bootstrap > MAX_BOOTSTRAP {
         return Err(CollectError::invalid(
             "--bootstrap",
             options.bootstrap,
-            format!("at most {MAX_BOOTSTRAP} replicates (each is kept in memory)"),
-        ));
-    }
-    if bootstrapped && options.bootstrap < MIN_BOOTSTRAP {
-        return Err(CollectError::invalid(
-            "--bootstrap",
-            options.bootstrap,
-            format!("the projected and EM intervals need at least {MIN_BOOTSTRAP} replicates"),
+            format!("at most {MAX_BOOTSTRAP} replicates"),
         ));
     }
     let mut warnings = Vec::new();
@@ -101,70 +89,48 @@ pub fn estimate(
             (Err(e), _) => warnings.push(format!("{}: {e}", est.name())),
             _ => {}
         }
-        let mut replicates: Option<Vec<Vec<f64>>> = None;
-        let mut time_out: Option<String> = None;
         for (name, w, scaled) in &queries {
             let scale = if *scaled { n } else { 1.0 };
-            let (estimate, kind) = match est.linear(model, &c, n, w) {
-                Some(Ok(l)) => (
-                    Some(Interval::normal(
-                        l.value * scale,
-                        l.std_error * scale,
-                        options.level,
-                    )),
-                    Some(l.kind),
-                ),
-                Some(Err(e)) => {
-                    warnings.push(format!("{} {name}: {e}", est.name()));
-                    (None, None)
-                }
+            let answer = match est.linear(model, &c, n, w, options.estimand) {
+                Some(Ok(l)) => Ok(Some((
+                    Interval::normal(l.value * scale, l.std_error * scale, options.level),
+                    l.kind,
+                    l.estimand,
+                ))),
+                Some(Err(e)) => Err(e),
                 // Not identifiable: n/a, as the inversion reports it.
-                None => match (&point, identifiable.solve(model, w)) {
-                    (Ok(_), Err(e)) => {
-                        warnings.push(format!("{} {name}: {e}", est.name()));
-                        (None, None)
-                    }
-                    (Ok(pi), Ok(_)) => {
-                        let reps = replicates.get_or_insert_with(|| {
-                            let r = bootstrap(est.as_ref(), model, &c, users, options, rng);
-                            let late = options.deadline.is_some_and(|d| std::time::Instant::now() > d);
-                            if late && r.len() < MIN_BOOTSTRAP {
-                                time_out = Some(format!(
-                                    "{}: {} of {} bootstrap replicates by the deadline, fewer than the {MIN_BOOTSTRAP} an interval needs",
-                                    est.name(),
-                                    r.len(),
-                                    options.bootstrap
-                                ));
-                            }
-                            if r.len() < options.bootstrap {
-                                warnings.push(format!(
-                                    "{}: {} of {} bootstrap replicates (time limit, or the estimator failed on some)",
-                                    est.name(),
-                                    r.len(),
-                                    options.bootstrap
-                                ));
-                            }
-                            r
-                        });
-                        let value = dot(pi, w) * scale;
-                        let samples: Vec<f64> = reps.iter().map(|r| dot(r, w) * scale).collect();
-                        (
-                            Some(bootstrap_interval(value, &samples, options.level)),
-                            Some(IntervalKind::Bootstrap),
-                        )
-                    }
-                    (Err(_), _) => (None, None),
+                None => match &point {
+                    Ok(pi) => identifiable
+                        .linear(model, &c, n, w, options.estimand)
+                        .unwrap_or_else(|| {
+                            Err(CollectError::invalid("query", name, "no inversion"))
+                        })
+                        .map(|l| {
+                            let inner = Interval::normal(l.value, l.std_error, options.level);
+                            Some((
+                                clipped(dot(pi, w), &inner, w).scaled(scale),
+                                IntervalKind::InversionClipped,
+                                l.estimand,
+                            ))
+                        }),
+                    Err(_) => Ok(None),
                 },
+            };
+            let (estimate, kind, estimand) = match answer {
+                Ok(Some((i, k, e))) => (Some(i), Some(k), Some(e)),
+                Ok(None) => (None, None, None),
+                Err(e) => {
+                    warnings.push(format!("{} {name}: {e}", est.name()));
+                    (None, None, None)
+                }
             };
             estimates.push(QueryEstimate {
                 estimator: est.name(),
                 quantity: name.clone(),
                 estimate,
                 interval: kind,
+                estimand,
             });
-        }
-        if let Some(what) = time_out {
-            return Err(CollectError::TimeLimit { what });
         }
     }
     Ok(EstimateReport {
@@ -172,9 +138,26 @@ pub fn estimate(
         counts: counts.to_vec(),
         output_labels: model.output_labels.clone(),
         level: options.level,
+        estimand: options.estimand,
         estimates,
         warnings,
     })
+}
+
+/// The estimate `value` of `w . pi` with the inversion's interval `inner` for the same
+/// quantity, cut to `[min w, max w]` (where `w . pi` lies for every distribution `pi`) and
+/// widened to hold `value`; the standard error stays the inversion's.
+fn clipped(value: f64, inner: &Interval, w: &[f64]) -> Interval {
+    let lowest = w.iter().copied().fold(f64::INFINITY, f64::min);
+    let highest = w.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let low = inner.low.max(lowest).min(value);
+    let high = inner.high.min(highest).max(value);
+    Interval {
+        value,
+        std_error: inner.std_error,
+        low,
+        high,
+    }
 }
 
 /// The p-value of Pearson's chi-square goodness-of-fit test of `counts` against the output

@@ -4,7 +4,7 @@
 //! (least-squares) inverse is used; for a singular channel only the linear queries `w . pi`
 //! with `w` in the column space of `Q` are estimable (`w . pi = v . lambda` for `Q v = w`).
 
-use super::{dot, Estimator, IntervalKind, LinearEstimate};
+use super::{dot, Estimand, Estimator, IntervalKind, LinearEstimate};
 use crate::collect::stats::{generalized_inverse, ESTIMABLE_TOLERANCE};
 use crate::collect::{CollectError, Model};
 use nalgebra::{DMatrix, DVector};
@@ -103,14 +103,32 @@ impl Estimator for Inversion {
         c: &[f64],
         users: f64,
         w: &[f64],
+        estimand: Estimand,
     ) -> Option<Result<LinearEstimate, CollectError>> {
         Some(self.solve(model, w).map(|v| {
             let value = dot(&v, c);
             let second: f64 = v.iter().zip(c).map(|(a, b)| a * a * b).sum();
+            // Population: the multinomial variance of the reports, sum_y v_y^2 c_y - (v . c)^2.
+            let population = second - value * value;
+            let var = match estimand {
+                Estimand::Population => population,
+                // Sample: the users' values fixed, Var = sum_y v_y^2 lambda_y -
+                // sum_x f_x w_x^2, whose second term is the estimable query w^2 (plug-in:
+                // its inversion estimate). When w^2 is not estimable (a singular channel),
+                // the population variance, an upper bound, is kept.
+                Estimand::Sample => {
+                    let squares: Vec<f64> = w.iter().map(|x| x * x).collect();
+                    match self.solve(model, &squares) {
+                        Ok(v2) => second - dot(&v2, c),
+                        Err(_) => population,
+                    }
+                }
+            };
             LinearEstimate {
                 value,
-                std_error: ((second - value * value).max(0.0) / users).sqrt(),
+                std_error: (var.max(0.0) / users).sqrt(),
                 kind: IntervalKind::Analytic,
+                estimand,
             }
         }))
     }

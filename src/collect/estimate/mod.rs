@@ -1,12 +1,14 @@
 //! Estimates from output counts: the input frequencies, range queries (sums of frequencies
 //! over an interval of symbols), and the mean and sum of the domain's values, each with a
-//! standard error and an interval.
+//! standard error and an interval for a stated [`Estimand`].
 //!
 //! Every estimator implements [`Estimator`]. Linear ones (inversion, posterior mean) answer any
-//! linear query `w . pi` analytically; the others (projected inversion, EM) are bootstrapped:
-//! output counts are redrawn from the multinomial with the observed report frequencies, the
-//! estimator is rerun, and the standard deviation and percentile interval of the replicates
-//! are reported.
+//! linear query `w . pi` analytically. The others (projected inversion, EM) report the
+//! inversion's confidence interval for the same quantity, cut to the range the quantity takes
+//! over distributions and widened to hold their point estimate
+//! ([`IntervalKind::InversionClipped`]): it covers at the inversion's level, which percentile
+//! bootstrap intervals did not at larger domains. [`bootstrap`] remains for callers who want
+//! replicates of an estimator.
 
 mod bootstrap;
 mod driver;
@@ -47,6 +49,46 @@ pub fn negative_frequencies(labels: &[String], pi: &[f64]) -> Option<String> {
     (!negative.is_empty()).then(|| negative.join(", "))
 }
 
+/// What an interval is an interval for.
+///
+/// `Sample` is the frequencies (or range, mean, sum) among the `N` users who reported: their
+/// true values are fixed and only the randomizer is random, so the variance is the textbook
+/// LDP variance (conditional on the users' values). `Population` is the distribution the users
+/// were drawn from independently: the multinomial variance of drawing them is added
+/// (`f (1 - f) / N` for a frequency, with covariance `-f_i f_j / N` between two).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Estimand {
+    /// The frequencies among the users who reported (randomizer variance only).
+    #[default]
+    Sample,
+    /// The distribution the users were drawn from (adds the multinomial sampling variance).
+    Population,
+}
+
+impl Estimand {
+    /// The name, as on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Estimand::Sample => "sample",
+            Estimand::Population => "population",
+        }
+    }
+
+    /// The variance of `w . f` for users drawn from `f`, per user: `sum_x f_x w_x^2 -
+    /// (w . f)^2` (0 for [`Estimand::Sample`], whose users' values are fixed; clamped at 0
+    /// for plug-in frequencies that are not a distribution).
+    pub fn sampling_variance(self, w: &[f64], f: &[f64]) -> f64 {
+        match self {
+            Estimand::Sample => 0.0,
+            Estimand::Population => {
+                let second: f64 = w.iter().zip(f).map(|(a, b)| a * a * b).sum();
+                (second - dot(w, f).powi(2)).max(0.0)
+            }
+        }
+    }
+}
+
 /// How an estimate's interval was obtained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -61,6 +103,12 @@ pub enum IntervalKind {
     Posterior,
     /// Percentile interval of a parametric bootstrap.
     Bootstrap,
+    /// For an estimator without an analytic variance (projected, EM): the inversion's normal
+    /// confidence interval for the same quantity, cut to the range the quantity can take over
+    /// distributions and widened to hold the point estimate. Cutting to a range that holds
+    /// the truth and widening never lose coverage, so it covers at the inversion's level.
+    #[serde(rename = "inversion (range-clipped)")]
+    InversionClipped,
 }
 
 /// A linear estimate with its standard error, as an estimator computes it.
@@ -72,6 +120,8 @@ pub struct LinearEstimate {
     pub std_error: f64,
     /// How the standard error is meant.
     pub kind: IntervalKind,
+    /// What it is the standard error for.
+    pub estimand: Estimand,
 }
 
 /// One way of turning output counts into estimates.
@@ -83,12 +133,14 @@ pub trait Estimator {
     fn frequencies(&self, model: &Model, c: &[f64]) -> Result<Vec<f64>, CollectError>;
     /// The estimate of the linear query `w . pi` with an analytic standard error, for
     /// estimators that have one (`None`: bootstrap it).
+    /// The standard error is for `estimand`.
     fn linear(
         &self,
         _model: &Model,
         _c: &[f64],
         _users: f64,
         _w: &[f64],
+        _estimand: Estimand,
     ) -> Option<Result<LinearEstimate, CollectError>> {
         None
     }
@@ -146,6 +198,8 @@ pub struct EstimateOptions {
     pub queries: Vec<Query>,
     /// Confidence level of the intervals.
     pub level: f64,
+    /// What the intervals are for.
+    pub estimand: Estimand,
     /// Bootstrap replicates for estimators without an analytic standard error.
     pub bootstrap: usize,
     /// Bootstrapping stops at this instant (with a warning).
@@ -160,6 +214,7 @@ impl std::fmt::Debug for EstimateOptions {
             .field("estimators", &self.estimators)
             .field("queries", &self.queries)
             .field("level", &self.level)
+            .field("estimand", &self.estimand)
             .field("bootstrap", &self.bootstrap)
             .field("deadline", &self.deadline)
             .field("progress", &self.progress.is_some())
@@ -183,6 +238,7 @@ impl Default for EstimateOptions {
             estimators: vec![EstimatorSpec::Inversion],
             queries: vec![Query::Frequencies],
             level: 0.95,
+            estimand: Estimand::Sample,
             bootstrap: DEFAULT_BOOTSTRAP,
             deadline: None,
             progress: None,
@@ -201,6 +257,8 @@ pub struct QueryEstimate {
     pub estimate: Option<Interval>,
     /// How the interval was obtained.
     pub interval: Option<IntervalKind>,
+    /// What the interval is for (`None` with no estimate).
+    pub estimand: Option<Estimand>,
 }
 
 /// Everything [`estimate`] found.
@@ -214,6 +272,9 @@ pub struct EstimateReport {
     pub output_labels: Vec<String>,
     /// Confidence level.
     pub level: f64,
+    /// The estimand asked for (each answer names its own: a posterior-mean credible interval
+    /// is always for the sample).
+    pub estimand: Estimand,
     /// The answers.
     pub estimates: Vec<QueryEstimate>,
     /// Negative inversion frequencies, singular channels, impossible reports...

@@ -4,7 +4,7 @@
 //! `sum_y c_y Var(w(X) | Y = y)`, whose expectation per user is the MMSE that `solve` reports
 //! (`mmse-sum` for `w` = the values; summed over the indicators, `mmse-histogram`).
 
-use super::{Estimator, IntervalKind, LinearEstimate};
+use super::{Estimand, Estimator, IntervalKind, LinearEstimate};
 use crate::collect::{CollectError, Model};
 
 /// The posterior-mean estimator.
@@ -90,6 +90,7 @@ impl Estimator for PosteriorMean {
         c: &[f64],
         users: f64,
         w: &[f64],
+        _estimand: Estimand,
     ) -> Option<Result<LinearEstimate, CollectError>> {
         if let Some(e) = Self::impossible(model, c) {
             return Some(Err(e));
@@ -106,6 +107,8 @@ impl Estimator for PosteriorMean {
             value,
             std_error: (var / users).sqrt(),
             kind: IntervalKind::Posterior,
+            // The posterior of the users' own values: always the sample.
+            estimand: Estimand::Sample,
         }))
     }
 }

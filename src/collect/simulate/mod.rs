@@ -4,7 +4,10 @@
 //! Each trial draws counts, not users: the composition `N_x` (a multinomial over the prior,
 //! or fixed by largest remainders), then each input's reports as a multinomial over its row,
 //! by sequential binomials. A trial costs O(n m) whatever N. Errors are measured against the
-//! trial's realized composition `f_x = N_x / N`, which is what a collector wants to know.
+//! [`Estimand`]: the trial's realized composition `f_x = N_x / N` (`sample`, the default), or
+//! the distribution the users are drawn from (`population`: the prior, or the groups' mix),
+//! whose analytic values add the composition's covariance (`sum_g N_g (diag p_g - p_g p_g^T)
+//! / N^2` under iid sampling, 0 for a fixed composition).
 //!
 //! Analytic values, per user or for the N users:
 //! - `inversion-mse`: `E ||pi_hat - f||^2 = tr(G^T (diag lambda - Q^T diag(pi) Q) G) / N` with
@@ -21,10 +24,10 @@ mod population;
 
 pub use oracle::simulate_oracle;
 pub use population::inversion_covariance;
-use population::{check, composition, population};
+use population::{check, composition, composition_covariance, population};
 
-use super::estimate::{dot, EstimatorSpec, Inversion};
-use super::stats::{multinomial_into, Interval};
+use super::estimate::{dot, Estimand, EstimatorSpec, Inversion};
+use super::stats::{covariance_shape, multinomial_into, squared_error_agrees, Interval};
 use super::{CollectError, Model};
 use nalgebra::DVector;
 use rand::RngCore;
@@ -79,6 +82,9 @@ pub struct SimulateOptions<'a> {
     pub noncompliance: f64,
     /// Confidence level of the empirical intervals.
     pub level: f64,
+    /// What the errors are measured against: the users' realized frequencies, or the
+    /// distribution they are drawn from.
+    pub estimand: Estimand,
     /// Stop starting trials after this instant.
     pub deadline: Option<Instant>,
     /// Called after each trial with the number done.
@@ -105,6 +111,8 @@ pub struct Metric {
 pub struct SimulationReport {
     /// Users per trial.
     pub users: u64,
+    /// What the errors are measured against.
+    pub estimand: Estimand,
     /// Trials run (fewer than asked when the time limit stopped it).
     pub trials: usize,
     /// The measured errors.
@@ -162,7 +170,10 @@ pub fn simulate(
         for x in 0..n {
             multinomial_into(nx[x], &rows[x], rng, &mut c);
         }
-        let f: Vec<f64> = nx.iter().map(|&k| k as f64 / nu).collect();
+        let f: Vec<f64> = match options.estimand {
+            Estimand::Sample => nx.iter().map(|&k| k as f64 / nu).collect(),
+            Estimand::Population => pi.clone(),
+        };
         let ch: Vec<f64> = c.iter().map(|&k| k as f64 / nu).collect();
         let mut i = 0;
         for e in &estimators {
@@ -203,8 +214,13 @@ pub fn simulate(
         }
     }
     // Analytic values.
-    let cov = inversion_covariance(model, &pi, nu);
+    let cov = inversion_covariance(model, &pi, nu).map(|c| match options.estimand {
+        Estimand::Sample => c,
+        Estimand::Population => c + composition_covariance(&groups, options.sampling, n),
+    });
     let bayes_applies = options.groups.is_empty() && options.sampling == Sampling::Iid;
+    // The posterior mean's errors against the realized values (the mmse rows always are).
+    let bayes_estimator = bayes_applies && options.estimand == Estimand::Sample;
     let objectives = crate::objective::objective_profile(&model.channel, &model.domain);
     // The MMSE of the sum over the values the trials use (the labels' indices on a domain of
     // labels, where the profile has no mmse-sum).
@@ -225,8 +241,8 @@ pub fn simulate(
                 objectives.get("mmse-histogram").copied()
             }
             // The same errors over N users, as frequencies: divided by N.
-            ("posterior-mean", "mean-squared-error") if bayes_applies => Some(mmse_sum / nu),
-            ("posterior-mean", "frequency-mse") if bayes_applies => {
+            ("posterior-mean", "mean-squared-error") if bayes_estimator => Some(mmse_sum / nu),
+            ("posterior-mean", "frequency-mse") if bayes_estimator => {
                 objectives.get("mmse-histogram").map(|v| v / nu)
             }
             _ => None,
@@ -254,6 +270,15 @@ pub fn simulate(
         .collect();
     // "agrees" uses a Bonferroni-adjusted interval over the rows with an analytic value, so a
     // correct simulation flags any of them with probability at most 1 - level in all.
+    // The shape of each row's squared error (see `squared_error_agrees`): the covariance's
+    // for the inversion's frequencies, one squared error for a mean or sum, and 1 (the
+    // widest) where the covariance is not at hand.
+    let shape = |estimator: &str, metric: &str| -> f64 {
+        match (estimator, metric, &cov) {
+            ("inversion", "frequency-mse", Some(c)) => covariance_shape(c),
+            _ => 1.0,
+        }
+    };
     let checked = kept
         .iter()
         .filter(|((est, metric), _)| analytic(est, metric).is_some())
@@ -265,19 +290,19 @@ pub fn simulate(
         .map(|((est, metric), s)| {
             let empirical = Interval::of_mean(s, options.level);
             let a = analytic(est, metric);
-            let wide = Interval::of_mean(s, check_level);
             Metric {
                 name: metric.clone(),
                 estimator: est.clone(),
                 empirical,
                 analytic: a,
-                agrees: a.map(|v| wide.contains(v)),
+                agrees: a.map(|v| squared_error_agrees(s, v, shape(est, metric), check_level)),
             }
         })
         .collect::<Vec<_>>();
     finish(users, trials, metrics, warnings, options)
 }
 
+/// The report, with a warning for every disagreement and for non-compliance.
 pub(crate) fn finish(
     users: u64,
     trials: usize,
@@ -303,6 +328,7 @@ pub(crate) fn finish(
     }
     Ok(SimulationReport {
         users,
+        estimand: options.estimand,
         trials,
         metrics,
         warnings,

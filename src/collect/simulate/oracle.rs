@@ -1,15 +1,17 @@
 //! Simulation of a frequency oracle: support counts drawn per symbol.
 
-use super::population::{check, composition, population};
+use super::population::{check, composition, composition_covariance, population};
 use super::{finish, Metric, SimulateOptions, SimulationReport};
 use crate::collect::baseline::oracle::FrequencyOracle;
-use crate::collect::stats::{binomial, Interval};
+use crate::collect::estimate::Estimand;
+use crate::collect::stats::{binomial, covariance_shape, squared_error_agrees, Interval};
 use crate::collect::CollectError;
 use rand::RngCore;
 use std::time::Instant;
 
 /// Run the simulation for a frequency oracle with the domain prior (`frequency-mse` of its
-/// unbiased estimator against `oracle-mse`). Unary encodings draw each symbol's support count
+/// unbiased estimator against `oracle-mse`, plus the composition's variance for the
+/// population estimand). Unary encodings draw each symbol's support count
 /// exactly (`Bin(N_v, p) + Bin(N - N_v, q)`, independent across symbols); OLH's supports are
 /// drawn from the same exact marginals, but OLH's supports of different symbols are only
 /// uncorrelated, not independent, so its trial-to-trial spread (not its mean) is approximate.
@@ -46,10 +48,14 @@ pub fn simulate_oracle(
             .map(|v| binomial(nx[v], pv, rng) + binomial(users - nx[v], qv, rng))
             .collect();
         let est = oracle.estimate(&support, users);
+        let truth = |v: usize| match options.estimand {
+            Estimand::Sample => nx[v] as f64 / nu,
+            Estimand::Population => pi[v],
+        };
         samples.push(
             est.iter()
-                .zip(&nx)
-                .map(|(e, k)| (e - *k as f64 / nu).powi(2))
+                .enumerate()
+                .map(|(v, e)| (e - truth(v)).powi(2))
                 .sum::<f64>(),
         );
         trials = t + 1;
@@ -57,14 +63,27 @@ pub fn simulate_oracle(
             cb(trials);
         }
     }
-    let analytic: f64 = pi.iter().map(|f| oracle.variance(*f, nu)).sum();
+    // The error covariance: uncorrelated supports, plus the composition's for the population.
+    let mut cov = nalgebra::DMatrix::from_diagonal(&nalgebra::DVector::from_iterator(
+        n,
+        pi.iter().map(|f| oracle.variance(*f, nu)),
+    ));
+    if options.estimand == Estimand::Population {
+        cov += composition_covariance(&groups, options.sampling, n);
+    }
+    let analytic = cov.trace();
     let empirical = Interval::of_mean(&samples, options.level);
     let metric = Metric {
         name: "frequency-mse".into(),
         estimator: oracle.name().into(),
         empirical,
         analytic: Some(analytic),
-        agrees: Some(empirical.contains(analytic)),
+        agrees: Some(squared_error_agrees(
+            &samples,
+            analytic,
+            covariance_shape(&cov),
+            options.level,
+        )),
     };
     finish(users, trials, vec![metric], warnings, options)
 }

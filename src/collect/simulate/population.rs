@@ -135,6 +135,31 @@ pub(crate) fn composition(
     nx
 }
 
+/// The covariance of one trial's composition `N_x / N`: `sum_g N_g (diag p_g - p_g p_g^T) /
+/// N^2` when each group's users are drawn independently from its prior, 0 for a fixed
+/// composition.
+pub(crate) fn composition_covariance(
+    groups: &[UserGroup],
+    sampling: Sampling,
+    n: usize,
+) -> DMatrix<f64> {
+    let mut cov = DMatrix::zeros(n, n);
+    if sampling == Sampling::Fixed {
+        return cov;
+    }
+    let total: f64 = groups.iter().map(|g| g.users as f64).sum();
+    for g in groups {
+        let weight = g.users as f64 / (total * total);
+        for i in 0..n {
+            for j in 0..n {
+                let d = if i == j { g.prior[i] } else { 0.0 };
+                cov[(i, j)] += weight * (d - g.prior[i] * g.prior[j]);
+            }
+        }
+    }
+    cov
+}
+
 /// Analytic covariance of the inversion estimate around the realized composition, for
 /// composition `pi` and `users` users: `G^T (diag lambda - Q^T diag(pi) Q) G / users`.
 pub fn inversion_covariance(model: &Model, pi: &[f64], users: f64) -> Option<DMatrix<f64>> {

@@ -237,8 +237,10 @@ pub fn oracle_warnings(
 }
 
 /// Answer `queries` from the support counts of `users` oracle reports over `domain`: the
-/// unbiased estimates with their analytic standard errors (the estimated frequencies,
-/// clipped to [0, 1], plugged into the variance).
+/// unbiased estimates with their analytic standard errors for `estimand` (the estimated
+/// frequencies, clipped to [0, 1], plugged into the variance). For the sample, `sum_v w_v^2
+/// Var f_v`; for the population, plus the multinomial variance `sum_v w_v^2 f_v - (w . f)^2`
+/// over N.
 pub fn oracle_estimates(
     oracle: &dyn FrequencyOracle,
     domain: &crate::domain::Domain,
@@ -246,6 +248,7 @@ pub fn oracle_estimates(
     users: u64,
     queries: &[crate::collect::estimate::Query],
     level: f64,
+    estimand: crate::collect::estimate::Estimand,
 ) -> Result<Vec<crate::collect::estimate::QueryEstimate>, CollectError> {
     use crate::collect::estimate::{IntervalKind, QueryEstimate};
     use crate::collect::stats::Interval;
@@ -254,10 +257,8 @@ pub fn oracle_estimates(
     }
     let n = users as f64;
     let f = oracle.estimate(support, users);
-    let var: Vec<f64> = f
-        .iter()
-        .map(|v| oracle.variance(v.clamp(0.0, 1.0), n))
-        .collect();
+    let clipped: Vec<f64> = f.iter().map(|v| v.clamp(0.0, 1.0)).collect();
+    let var: Vec<f64> = clipped.iter().map(|v| oracle.variance(*v, n)).collect();
     let model = crate::collect::Model::new(
         crate::channel::Channel::new(vec![vec![1.0]; domain.size()])?,
         domain.clone(),
@@ -268,12 +269,14 @@ pub fn oracle_estimates(
         for (name, w, scaled) in q.expand(&model)? {
             let scale = if scaled { n } else { 1.0 };
             let value: f64 = w.iter().zip(&f).map(|(a, b)| a * b).sum();
-            let v: f64 = w.iter().zip(&var).map(|(a, b)| a * a * b).sum();
+            let v: f64 = w.iter().zip(&var).map(|(a, b)| a * a * b).sum::<f64>()
+                + estimand.sampling_variance(&w, &clipped) / n;
             out.push(QueryEstimate {
                 estimator: oracle.name(),
                 quantity: name,
                 estimate: Some(Interval::normal(value * scale, v.sqrt() * scale, level)),
                 interval: Some(IntervalKind::Analytic),
+                estimand: Some(estimand),
             });
         }
     }
