@@ -65,6 +65,21 @@ pub fn tie_groups<'a>(
     notions: impl IntoIterator<Item = &'a dyn PrivacyNotion>,
     n: usize,
 ) -> Vec<Vec<usize>> {
+    connected_groups(
+        n,
+        notions
+            .into_iter()
+            .flat_map(|notion| notion.ties(n))
+            .filter(|&(a, b)| a < n && b < n),
+    )
+}
+
+/// The groups (two or more of `0..n`, each sorted, ordered by their least member) that `pairs`
+/// connect (union-find with path halving).
+pub(crate) fn connected_groups(
+    n: usize,
+    pairs: impl IntoIterator<Item = (usize, usize)>,
+) -> Vec<Vec<usize>> {
     let mut parent: Vec<usize> = (0..n).collect();
     fn root(parent: &mut [usize], mut x: usize) -> usize {
         while parent[x] != x {
@@ -73,13 +88,9 @@ pub fn tie_groups<'a>(
         }
         x
     }
-    for notion in notions {
-        for (a, b) in notion.ties(n) {
-            if a < n && b < n {
-                let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
-                parent[ra.max(rb)] = ra.min(rb);
-            }
-        }
+    for (a, b) in pairs {
+        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+        parent[ra.max(rb)] = ra.min(rb);
     }
     let mut groups: Vec<Vec<usize>> = vec![Vec::new(); n];
     for x in 0..n {

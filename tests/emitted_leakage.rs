@@ -121,6 +121,10 @@ fn mi_exact(q: &Matrix, p: &[Rational]) -> Upper {
     for y in 0..q[0].len() {
         let l = lambda(q, p, y);
         for x in (0..q.len()).filter(|&x| !p[x].is_zero() && !q[x][y].is_zero()) {
+            // ln 1 = 0 exactly: no error term (identical rows have mutual information 0).
+            if q[x][y].cmp(&l) == std::cmp::Ordering::Equal {
+                continue;
+            }
             let r = q[x][y].div(&l);
             let mass = p[x].mul(&q[x][y]);
             sum += div_ceil((ln_fixed(&r) + ln_error(&r)) * &mass.n, &mass.d);
@@ -129,10 +133,12 @@ fn mi_exact(q: &Matrix, p: &[Rational]) -> Upper {
     Some(sum.max(BigInt::from(0u8)))
 }
 
-/// Upper bound on `sum_y (a_y - f b_y)^+` for fixed-point `f` (a lower bound on the factor).
+/// Upper bound on `sum_y (a_y - f b_y)^+` for fixed-point `f` (a lower bound on the factor,
+/// which is at least 1: a term with `a_y <= b_y` is exactly 0 and carries no rounding unit).
 fn excess(a: &[Rational], f_lower: &BigInt, b: &[Rational]) -> BigInt {
     a.iter()
         .zip(b)
+        .filter(|(a, b)| a.cmp(b) == std::cmp::Ordering::Greater)
         .map(|(a, b)| a.fixed_ceil() - ((f_lower * b.fixed_floor()) >> exact_arith::FRACTION_BITS))
         .filter(|t| *t > BigInt::from(0u8))
         .sum()
@@ -157,9 +163,11 @@ fn lip_delta_exact(q: &Matrix, p: &[Rational], eps: f64) -> Upper {
         .map(|(r, _)| r)
     {
         // (e^-eps q - lambda)^+ and (lambda - e^eps q)^+, each bounded above.
+        // A term with `q <= lambda` is exactly 0 (`e^-eps <= 1`) and carries no rounding unit.
         let below: BigInt = row
             .iter()
             .zip(&l)
+            .filter(|(q, l)| q.cmp(l) == std::cmp::Ordering::Greater)
             .map(|(q, l)| {
                 ((&down * q.fixed_ceil()) >> exact_arith::FRACTION_BITS) + 1u8 - l.fixed_floor()
             })

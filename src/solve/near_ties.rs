@@ -25,32 +25,18 @@ pub(super) const NEAR_TIE_MAX_INPUTS: usize = 300;
 pub(super) fn near_equal_groups(channel: &Channel, threshold: f64) -> Vec<Vec<usize>> {
     let rows = channel.rows();
     let n = rows.len();
-    let mut parent: Vec<usize> = (0..n).collect();
-    fn root(parent: &mut [usize], mut x: usize) -> usize {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        x
-    }
-    for a in 0..n {
-        for b in a + 1..n {
-            let close = rows[a]
-                .iter()
-                .zip(&rows[b])
-                .all(|(u, v)| (u - v).abs() <= threshold);
-            if close {
-                let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
-                parent[ra.max(rb)] = ra.min(rb);
-            }
-        }
-    }
-    let mut groups: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for x in 0..n {
-        let r = root(&mut parent, x);
-        groups[r].push(x);
-    }
-    groups.into_iter().filter(|g| g.len() > 1).collect()
+    let close = |a: usize, b: usize| {
+        rows[a]
+            .iter()
+            .zip(&rows[b])
+            .all(|(u, v)| (u - v).abs() <= threshold)
+    };
+    crate::certify::connected_groups(
+        n,
+        (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+            .filter(|&(a, b)| close(a, b)),
+    )
 }
 
 #[cfg(test)]

@@ -100,6 +100,19 @@ pub fn run(args: PrivatizeArgs) -> Result<u8> {
     };
     let mut rng = args.seed.map_or_else(secure_rng, seeded_rng);
     let (input, _spool) = materialize(&args.input, deadline_after(start, args.time_limit)?)?;
+    // A pass that writes nothing, so that a bad record is found before anything is written.
+    let check_pass = |rng: &mut CollectRng| -> Result<()> {
+        let summary = pass(
+            &args,
+            &mechanism,
+            sampler.as_ref(),
+            &input,
+            None,
+            rng,
+            start,
+        )?;
+        no_records(&summary, &args.input)
+    };
     let summary = match &args.output {
         Some(out) => {
             let mut inputs = vec![args.input.clone()];
@@ -112,18 +125,7 @@ pub fn run(args: PrivatizeArgs) -> Result<u8> {
             // A FIFO, a device or a socket is written to as it is (after a check pass, so that a
             // bad record writes nothing); renaming a file over it would replace it.
             if std::fs::metadata(out).is_ok_and(|m| !m.is_file()) {
-                no_records(
-                    &pass(
-                        &args,
-                        &mechanism,
-                        sampler.as_ref(),
-                        &input,
-                        None,
-                        &mut rng,
-                        start,
-                    )?,
-                    &args.input,
-                )?;
+                check_pass(&mut rng)?;
                 let file = std::fs::OpenOptions::new()
                     .write(true)
                     .open(out)
@@ -177,18 +179,7 @@ pub fn run(args: PrivatizeArgs) -> Result<u8> {
         }
         None => {
             // Check every record first, so that a bad record leaves stdout empty.
-            no_records(
-                &pass(
-                    &args,
-                    &mechanism,
-                    sampler.as_ref(),
-                    &input,
-                    None,
-                    &mut rng,
-                    start,
-                )?,
-                &args.input,
-            )?;
+            check_pass(&mut rng)?;
             let stdout = std::io::stdout();
             let mut w = BufWriter::with_capacity(1 << 20, stdout.lock());
             let summary = pass(
@@ -269,8 +260,12 @@ fn realized_holds(args: &PrivatizeArgs, model: &Model, sampler: &ChannelSampler)
     }
     if !realized.not_recomputed.is_empty() {
         log_line!(
-            "warning: not recomputed for the normalized rows (their certificate speaks of the numbers): {}",
-            realized.not_recomputed.join(", ")
+            "warning: not recomputed for the normalized rows (their certificate speaks of the numbers): {}; dividing each row by its sum changes any ratio of entries, or of prior-weighted column sums, by a factor of at most max sum / min sum (a log of at most {})",
+            realized.not_recomputed.join(", "),
+            fixed_up(
+                mechsynth::numeric::log_ratio_up(realized.row_sums.1, realized.row_sums.0),
+                20
+            )
         );
     }
     if !realized.holds() {

@@ -25,23 +25,7 @@ pub struct AliasTable {
 impl AliasTable {
     /// Build from non-negative weights with a positive finite sum (they are normalized).
     pub fn new(weights: &[f64]) -> Result<Self, CollectError> {
-        if weights.len() > u32::MAX as usize {
-            return Err(CollectError::invalid(
-                "weights",
-                weights.len(),
-                "too many outcomes",
-            ));
-        }
-        if let Some(w) = weights.iter().find(|w| !(w.is_finite() && **w >= 0.0)) {
-            return Err(CollectError::invalid(
-                "weights",
-                w,
-                "weights must be finite and non-negative",
-            ));
-        }
-        let outcome: Vec<u32> = (0..weights.len() as u32)
-            .filter(|&i| weights[i as usize] > 0.0)
-            .collect();
+        let outcome = super::positive_outcomes(weights)?;
         let total: f64 = outcome.iter().map(|&i| weights[i as usize]).sum();
         if outcome.is_empty() || !total.is_finite() {
             return Err(CollectError::invalid(

@@ -126,23 +126,7 @@ impl ExactTable {
     /// Build from non-negative finite weights with a positive sum (they need not sum to 1: the
     /// table realizes `w_y / sum_j w_j` exactly).
     pub fn new(weights: &[f64]) -> Result<Self, CollectError> {
-        if weights.len() > u32::MAX as usize {
-            return Err(CollectError::invalid(
-                "weights",
-                weights.len(),
-                "too many outcomes",
-            ));
-        }
-        if let Some(w) = weights.iter().find(|w| !(w.is_finite() && **w >= 0.0)) {
-            return Err(CollectError::invalid(
-                "weights",
-                w,
-                "weights must be finite and non-negative",
-            ));
-        }
-        let outcome: Vec<u32> = (0..weights.len() as u32)
-            .filter(|&i| weights[i as usize] > 0.0)
-            .collect();
+        let outcome = super::positive_outcomes(weights)?;
         if outcome.is_empty() {
             return Err(CollectError::invalid(
                 "weights",

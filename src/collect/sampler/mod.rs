@@ -31,6 +31,28 @@ pub fn seeded_rng(seed: u64) -> CollectRng {
     ChaCha20Rng::seed_from_u64(seed)
 }
 
+/// The indices of the positive weights, after checking that every weight is finite and
+/// non-negative and that there are at most `u32::MAX` of them (shared by both tables).
+fn positive_outcomes(weights: &[f64]) -> Result<Vec<u32>, CollectError> {
+    if weights.len() > u32::MAX as usize {
+        return Err(CollectError::invalid(
+            "weights",
+            weights.len(),
+            "too many outcomes",
+        ));
+    }
+    if let Some(w) = weights.iter().find(|w| !(w.is_finite() && **w >= 0.0)) {
+        return Err(CollectError::invalid(
+            "weights",
+            w,
+            "weights must be finite and non-negative",
+        ));
+    }
+    Ok((0..weights.len() as u32)
+        .filter(|&i| weights[i as usize] > 0.0)
+        .collect())
+}
+
 /// One exact table per row of a channel: row `x` is sampled with probability exactly
 /// `Q[x][y] / sum_y Q[x][y]` (the row's numbers normalized in exact arithmetic).
 #[derive(Debug, Clone)]
