@@ -85,7 +85,7 @@ pub const EMITTED_RELATIVE_ERROR: f64 = f64::EPSILON / 2.0;
 pub const EMITTED_LOG_SLACK: f64 = f64::EPSILON * (1.0 + 1.0 / 1_048_576.0);
 
 /// Below this magnitude (2^-960) a quantity of [`log_ratio_up`] may hold subnormal entries,
-/// whose half-ulp error is absolute rather than relative: it is widened by [`TINY_ABSOLUTE`].
+/// whose half-ulp error is absolute rather than relative: it is widened by `TINY_ABSOLUTE` (2^-1040).
 pub const TINY_FLOOR: f64 = 1.0261342003245941e-289;
 
 /// Absolute widening of a quantity below [`TINY_FLOOR`] (2^-1040): the half-ulp error of

@@ -9,7 +9,7 @@
 //! from the prior is added (`diag(prior) - prior prior^T` per user). The smallest epsilon is
 //! found by bisection, which assumes the variance decreases in epsilon (true of every baseline
 //! here but OLH, whose variance jumps where its bucket count changes: it is searched segment by
-//! segment, see [`search`]).
+//! segment, see the `search` module).
 
 use super::baseline::oracle::{FrequencyOracle, OracleSpec};
 use super::baseline::BaselineSpec;
