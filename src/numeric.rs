@@ -2,7 +2,7 @@
 //!
 //! # What a certified leakage guarantees
 //!
-//! Every leakage function in [`crate::privacy`] returns an upper bound on the exact leakage
+//! Every leakage function in the `privacy` module returns an upper bound on the exact leakage
 //! (in real arithmetic) of every channel whose entries are obtained from the emitted doubles by
 //! a non-decreasing map `phi` with `phi(q)` within half a unit in the last place of `q`
 //! (`phi(0) = 0`). Two such channels matter: the doubles themselves, and the shortest

@@ -9,7 +9,8 @@ use mechsynth::collect::baseline::oracle::{
     legacy_hash_warning, oracle_estimates, oracle_warnings,
 };
 use mechsynth::collect::estimate::{
-    estimate, Estimand, EstimateOptions, EstimateReport, EstimatorSpec, Query, DEFAULT_BOOTSTRAP,
+    estimate, Estimand, EstimateOptions, EstimateReport, EstimatorSpec, IntervalKind, Query,
+    DEFAULT_BOOTSTRAP,
 };
 use mechsynth::collect::privatize::RecordFormat;
 use mechsynth::collect::reports::{count_oracle_reports, count_reports, read_counts};
@@ -186,10 +187,7 @@ fn table(r: &EstimateReport) -> String {
     for e in &r.estimates {
         match (&e.estimate, e.interval) {
             (Some(i), Some(kind)) => {
-                let kind = serde_json::to_value(kind)
-                    .ok()
-                    .and_then(|v| v.as_str().map(String::from))
-                    .unwrap_or_default();
+                let kind = interval_name(Some(kind));
                 let _ = writeln!(
                     s,
                     "{:<16} {:<24} {:>13.6} {:>12.3e} {:>13.6} {:>13.6}  {:<10}  {kind}",
@@ -210,15 +208,18 @@ fn table(r: &EstimateReport) -> String {
     s
 }
 
+/// The interval kind as the JSON names it (empty when there is none).
+fn interval_name(kind: Option<IntervalKind>) -> String {
+    kind.and_then(|k| serde_json::to_value(k).ok())
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default()
+}
+
 fn csv(r: &EstimateReport) -> String {
     use std::fmt::Write;
     let mut s = String::from("estimator,quantity,estimate,std_error,low,high,interval,estimand\n");
     for e in &r.estimates {
-        let kind = e
-            .interval
-            .and_then(|k| serde_json::to_value(k).ok())
-            .and_then(|v| v.as_str().map(String::from))
-            .unwrap_or_default();
+        let kind = interval_name(e.interval);
         match &e.estimate {
             Some(i) => {
                 let _ = writeln!(

@@ -100,19 +100,12 @@ pub fn run(args: PrivatizeArgs) -> Result<u8> {
     };
     let mut rng = args.seed.map_or_else(secure_rng, seeded_rng);
     let (input, _spool) = materialize(&args.input, deadline_after(start, args.time_limit)?)?;
-    // A pass that writes nothing, so that a bad record is found before anything is written.
-    let check_pass = |rng: &mut CollectRng| -> Result<()> {
-        let summary = pass(
-            &args,
-            &mechanism,
-            sampler.as_ref(),
-            &input,
-            None,
-            rng,
-            start,
-        )?;
-        no_records(&summary, &args.input)
+    let run_pass = |out: Option<&mut dyn Write>, rng: &mut CollectRng| {
+        pass(&args, &mechanism, sampler.as_ref(), &input, out, rng, start)
     };
+    // A pass that writes nothing, so that a bad record is found before anything is written.
+    let check_pass =
+        |rng: &mut CollectRng| -> Result<()> { no_records(&run_pass(None, rng)?, &args.input) };
     let summary = match &args.output {
         Some(out) => {
             let mut inputs = vec![args.input.clone()];
@@ -131,15 +124,7 @@ pub fn run(args: PrivatizeArgs) -> Result<u8> {
                     .open(out)
                     .with_context(|| format!("cannot write {}", out.display()))?;
                 let mut w = BufWriter::with_capacity(1 << 20, file);
-                let summary = pass(
-                    &args,
-                    &mechanism,
-                    sampler.as_ref(),
-                    &input,
-                    Some(&mut w),
-                    &mut rng,
-                    start,
-                )?;
+                let summary = run_pass(Some(&mut w), &mut rng)?;
                 w.flush()
                     .with_context(|| format!("cannot write {}", out.display()))?;
                 log_line!("privatized {} records", summary.records);
@@ -158,15 +143,7 @@ pub fn run(args: PrivatizeArgs) -> Result<u8> {
             let file = std::fs::File::create(&tmp)
                 .with_context(|| format!("cannot write {}", tmp.display()))?;
             let mut w = BufWriter::with_capacity(1 << 20, file);
-            let summary = pass(
-                &args,
-                &mechanism,
-                sampler.as_ref(),
-                &input,
-                Some(&mut w),
-                &mut rng,
-                start,
-            )?;
+            let summary = run_pass(Some(&mut w), &mut rng)?;
             w.flush()
                 .with_context(|| format!("cannot write {}", tmp.display()))?;
             drop(w);
@@ -182,15 +159,7 @@ pub fn run(args: PrivatizeArgs) -> Result<u8> {
             check_pass(&mut rng)?;
             let stdout = std::io::stdout();
             let mut w = BufWriter::with_capacity(1 << 20, stdout.lock());
-            let summary = pass(
-                &args,
-                &mechanism,
-                sampler.as_ref(),
-                &input,
-                Some(&mut w),
-                &mut rng,
-                start,
-            )?;
+            let summary = run_pass(Some(&mut w), &mut rng)?;
             w.flush().context("cannot write to standard output")?;
             summary
         }
