@@ -146,7 +146,7 @@ pub struct AuditReport {
     /// Input labels.
     pub labels: Vec<String>,
     /// Leakage under every notion that applies (outward rounded).
-    #[serde(serialize_with = "crate::report::serialize_number_map")]
+    #[serde(serialize_with = "crate::float_serde::serialize_number_map")]
     pub leakage: BTreeMap<String, f64>,
     /// Every objective that applies, evaluated for the channel (`mmse-sum` of the domain's
     /// values unless the domain is `labels`, `mmse-histogram`, `mutual-information`, and

@@ -1,11 +1,45 @@
-//! Serde helpers for matrices whose entries may be `+inf` (an unconstrained pair).
+//! Serde helpers for floats that may be infinite or NaN: writers and readers of `"inf"`.
 //!
 //! TOML has an `inf` literal; JSON has none, so reports write `"inf"` and readers accept it.
 
 use serde::de::{self, Deserializer, Visitor};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt;
+
+/// Serialize a float, writing non-finite values as the strings `"inf"`, `"-inf"`, `"nan"`
+/// (JSON has no literal for them).
+pub fn serialize_number<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+    if v.is_finite() {
+        s.serialize_f64(*v)
+    } else if v.is_nan() {
+        s.serialize_str("nan")
+    } else if *v > 0.0 {
+        s.serialize_str("inf")
+    } else {
+        s.serialize_str("-inf")
+    }
+}
+
+/// Serialize a map of floats with [`serialize_number`] for each value.
+pub fn serialize_number_map<S: Serializer>(
+    m: &BTreeMap<String, f64>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    struct Num(f64);
+    impl Serialize for Num {
+        fn serialize<S2: Serializer>(&self, s: S2) -> Result<S2::Ok, S2::Error> {
+            serialize_number(&self.0, s)
+        }
+    }
+    let mut map = s.serialize_map(Some(m.len()))?;
+    for (k, v) in m {
+        map.serialize_entry(k, &Num(*v))?;
+    }
+    map.end()
+}
 
 /// A float that reads numbers and the strings `"inf"`, `"+inf"`, `"infinity"`, and writes
 /// non-finite values as strings.
@@ -14,7 +48,7 @@ struct ExtFloat(f64);
 
 impl Serialize for ExtFloat {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        crate::report::serialize_number(&self.0, s)
+        serialize_number(&self.0, s)
     }
 }
 

@@ -9,10 +9,7 @@ use mechsynth_solvers::{LinearProgram, Sense, VarId};
 /// constant channel meets it at a weight of order `e^-20`.
 pub const LOOSE_LOG_RATIO: f64 = 20.0;
 
-/// Largest domain for the methods that build one program over the whole channel (every method
-/// but the decomposition under a lone LDP constraint): n^2 variables and, measured, about 2.8
-/// KB of solver memory per variable.
-pub const LP_MAX_INPUTS: usize = 1000;
+pub use crate::policy::LP_MAX_INPUTS;
 
 /// A linear program whose first `n * m` variables are the channel entries, row-major.
 #[derive(Debug, Clone)]

@@ -10,71 +10,13 @@
 //! - [`notion`]: `releases = k` in a `[[privacy]]` entry: a channel whose k-fold release meets
 //!   the requested eps.
 
-pub mod bounds;
-pub mod notion;
-pub mod product;
 pub mod report;
 
-pub use bounds::{advanced_composition, basic_composition, sequential_bound, theorem4_bound};
-pub use notion::{ComposedLdp, ComposedLip};
-pub use product::{power, product, product_size, product_until, MAX_PRODUCT_ENTRIES};
+pub use crate::privacy::composition::{
+    advanced_composition, basic_composition, bounds, notion, power, product, product_size,
+    product_until, sequential_bound, theorem4_bound, ComposeError, ComposedLdp, ComposedLip,
+    MAX_PRODUCT_ENTRIES,
+};
 pub use report::{compose, ComposeReport, ComposeRow};
 
-use std::time::Instant;
-
-/// A count computed with saturating arithmetic: `more than 2^64` when it saturated.
-fn show_count(v: usize) -> String {
-    if v == usize::MAX {
-        "more than 2^64".into()
-    } else {
-        v.to_string()
-    }
-}
-
-/// [`ComposeError::TimeLimit`] naming `stage` when `deadline` has passed.
-fn check_deadline(deadline: Option<Instant>, stage: &str) -> Result<(), ComposeError> {
-    match deadline {
-        Some(d) if Instant::now() >= d => Err(ComposeError::TimeLimit(stage.to_string())),
-        _ => Ok(()),
-    }
-}
-
-/// Errors of composition.
-#[derive(Debug, thiserror::Error)]
-pub enum ComposeError {
-    /// The product channel would be too large.
-    #[error("the product channel needs {} entries ({inputs} inputs x {} outputs), above the limit of {limit}; use fewer releases or smaller channels", show_count(*entries), show_count(*outputs))]
-    TooLarge {
-        /// Inputs.
-        inputs: usize,
-        /// Outputs of the product (saturating).
-        outputs: usize,
-        /// Entries needed (saturating).
-        entries: usize,
-        /// The limit, [`MAX_PRODUCT_ENTRIES`].
-        limit: usize,
-    },
-    /// The channels have different numbers of inputs.
-    #[error("channel {index} has {found} inputs, but the first has {expected}; composed releases must share their input")]
-    InputMismatch {
-        /// Index of the offending channel.
-        index: usize,
-        /// Inputs of the first channel.
-        expected: usize,
-        /// Inputs of this one.
-        found: usize,
-    },
-    /// The deadline passed before the leakage was computed (the stage it stopped in).
-    #[error("the time limit ran out while {0}")]
-    TimeLimit(String),
-    /// A bad parameter.
-    #[error("{key} = {value}: {reason}")]
-    Invalid {
-        /// The parameter.
-        key: String,
-        /// Its value.
-        value: String,
-        /// What is wrong.
-        reason: String,
-    },
-}
+use crate::privacy::composition::check_deadline;

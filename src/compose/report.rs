@@ -17,7 +17,7 @@ pub struct ComposeRow {
     /// The notion (`ldp`, `lip`, ...).
     pub notion: String,
     /// Exact leakage of the product channel, outward rounded.
-    #[serde(serialize_with = "crate::report::serialize_number")]
+    #[serde(serialize_with = "crate::float_serde::serialize_number")]
     pub exact: f64,
     /// The bound computed from the single releases' exact leakages, if one is stated.
     #[serde(serialize_with = "optional_number")]
@@ -65,14 +65,14 @@ pub struct ComposeReport {
     pub rows: Vec<ComposeRow>,
 }
 
-/// A list of numbers written as [`crate::report::serialize_number`] writes one (`"inf"` for an
+/// A list of numbers written as [`crate::float_serde::serialize_number`] writes one (`"inf"` for an
 /// infinite leakage, as in the rows, where JSON would otherwise get `null`).
 fn number_list<S: serde::Serializer>(v: &[f64], s: S) -> Result<S::Ok, S::Error> {
     use serde::ser::SerializeSeq;
     struct Number(f64);
     impl Serialize for Number {
         fn serialize<S2: serde::Serializer>(&self, s: S2) -> Result<S2::Ok, S2::Error> {
-            crate::report::serialize_number(&self.0, s)
+            crate::float_serde::serialize_number(&self.0, s)
         }
     }
     let mut seq = s.serialize_seq(Some(v.len()))?;
@@ -84,7 +84,7 @@ fn number_list<S: serde::Serializer>(v: &[f64], s: S) -> Result<S::Ok, S::Error>
 
 fn optional_number<S: serde::Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
     match v {
-        Some(v) => crate::report::serialize_number(v, s),
+        Some(v) => crate::float_serde::serialize_number(v, s),
         None => s.serialize_none(),
     }
 }

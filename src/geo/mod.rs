@@ -3,11 +3,12 @@
 //! and Palamidessi, "Optimal Geo-Indistinguishable Mechanisms for Location Privacy", ACM CCS
 //! 2014.
 
-pub mod bracket;
+pub mod lattice;
+pub mod line;
 pub mod points;
 pub mod spanner;
 
-pub use bracket::{spanner_relaxation, uses_spanner};
+pub use lattice::{is_full_lattice, lattice_cells, Lattice, LatticeCells};
 pub use points::{Geometry, PointsSpec};
 pub use spanner::{graph_distances, greedy_spanner, Spanner};
 

@@ -9,7 +9,7 @@
 //! a pair kept here that a point outside the rectangle would imply is only checked needlessly.
 
 use super::context::exact_sum_at_most;
-use crate::synthesis::lattice_cells;
+use crate::geo::lattice_cells;
 
 /// The pairs to check for `unit` over `points`: by displacement on a full lattice where
 /// `unit` depends only on the displacement, otherwise by the generic test.

@@ -14,6 +14,7 @@ mod approximate;
 mod approximate_delta;
 mod block;
 mod checks;
+pub mod composition;
 mod context;
 mod dprivacy;
 mod high_low;
@@ -60,10 +61,10 @@ pub struct Check {
     /// The constraint, e.g. `ldp` or `block (across blocks)`.
     pub constraint: String,
     /// The requested parameter.
-    #[serde(serialize_with = "crate::report::serialize_number")]
+    #[serde(serialize_with = "crate::float_serde::serialize_number")]
     pub requested: f64,
     /// The smallest parameter for which the channel satisfies the constraint (outward rounded).
-    #[serde(serialize_with = "crate::report::serialize_number")]
+    #[serde(serialize_with = "crate::float_serde::serialize_number")]
     pub achieved: f64,
 }
 

@@ -40,7 +40,7 @@ impl PrivacySpec {
                 let delta = check_delta(&format!("{key}.delta"), *delta)?;
                 let releases = check_releases(key, *releases, delta)?;
                 if releases > 1 {
-                    Box::new(crate::compose::ComposedLdp::new(epsilon, releases))
+                    Box::new(super::composition::ComposedLdp::new(epsilon, releases))
                 } else if delta == 0.0 {
                     Box::new(Ldp { epsilon })
                 } else {
@@ -93,32 +93,29 @@ impl PrivacySpec {
             } => {
                 let line_method = approximate.is_none()
                     && *metric == MetricSpec::Named("line".into())
-                    && crate::synthesis::line::equally_spaced(
+                    && crate::geo::line::equally_spaced(
                         &domain
                             .coordinates()
                             .iter()
                             .map(|c| c[0])
                             .collect::<Vec<_>>(),
                     );
-                if purpose == Purpose::Solve
-                    && line_method
-                    && n > crate::synthesis::line::LINE_MAX_INPUTS
-                {
+                if purpose == Purpose::Solve && line_method && n > crate::policy::LINE_MAX_INPUTS {
                     return Err(ProblemError::invalid(
                         format!("{key}.notion"),
                         "\"d-privacy\"",
                         format!(
                             "{n} points: d-privacy on an equally spaced line is solved for at most {} points (the channel alone has n^2 entries)",
-                            crate::synthesis::line::LINE_MAX_INPUTS
+                            crate::policy::LINE_MAX_INPUTS
                         ),
                     ));
                 }
-                let lattice = domain.has_geometry()
-                    && crate::synthesis::is_full_lattice(&domain.coordinates());
+                let lattice =
+                    domain.has_geometry() && crate::geo::is_full_lattice(&domain.coordinates());
                 let cap = if lattice {
-                    crate::synthesis::TILED_MAX_INPUTS
+                    crate::policy::TILED_MAX_INPUTS
                 } else {
-                    crate::formulation::LP_MAX_INPUTS
+                    crate::policy::LP_MAX_INPUTS
                 };
                 if purpose == Purpose::Solve && n > cap && !line_method {
                     return Err(ProblemError::invalid(
@@ -126,8 +123,8 @@ impl PrivacySpec {
                         "\"d-privacy\"",
                         format!(
                             "{n} points: d-privacy is solved by one program over the channel, at most {} points (except with metric = \"line\" over equally spaced points, and up to {} points filling a full grid, by the tiled method, which keeps about 160 bytes per channel entry: {:.1} GB here)",
-                            crate::formulation::LP_MAX_INPUTS,
-                            crate::synthesis::TILED_MAX_INPUTS,
+                            crate::policy::LP_MAX_INPUTS,
+                            crate::policy::TILED_MAX_INPUTS,
                             (n as f64).powi(2) * 160.0 / 1e9
                         ),
                     ));
@@ -185,7 +182,7 @@ impl PrivacySpec {
                 let delta = check_delta(&format!("{key}.delta"), *delta)?;
                 let releases = check_releases(key, *releases, delta)?;
                 if releases > 1 {
-                    let notion = crate::compose::ComposedLip::new(epsilon, releases, prior);
+                    let notion = super::composition::ComposedLip::new(epsilon, releases, prior);
                     if purpose == Purpose::Solve {
                         warnings.push(format!(
                         "{key}.releases = {releases}: the program is the single-release relaxation (one release leaks no more than the {releases} together, by post-processing); certification mixes its channel with a constant one until the exact leakage of the {releases} releases together is within epsilon, so the result is optimal only if the gap closes (Thm 4 of context-aware-lip alone would design each release at eps1 = {})",

@@ -5,41 +5,13 @@ use crate::channel::Channel;
 use crate::objective::Goal;
 use crate::problem::ProblemSpec;
 use crate::synthesis::{Method, Status};
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// Serialize a float, writing non-finite values as the strings `"inf"`, `"-inf"`, `"nan"`
-/// (JSON has no literal for them).
-pub fn serialize_number<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
-    if v.is_finite() {
-        s.serialize_f64(*v)
-    } else if v.is_nan() {
-        s.serialize_str("nan")
-    } else if *v > 0.0 {
-        s.serialize_str("inf")
-    } else {
-        s.serialize_str("-inf")
-    }
-}
+mod gap;
 
-/// Serialize a map of floats with [`serialize_number`] for each value.
-pub fn serialize_number_map<S: Serializer>(
-    m: &BTreeMap<String, f64>,
-    s: S,
-) -> Result<S::Ok, S::Error> {
-    use serde::ser::SerializeMap;
-    struct Num(f64);
-    impl Serialize for Num {
-        fn serialize<S2: Serializer>(&self, s: S2) -> Result<S2::Ok, S2::Error> {
-            serialize_number(&self.0, s)
-        }
-    }
-    let mut map = s.serialize_map(Some(m.len()))?;
-    for (k, v) in m {
-        map.serialize_entry(k, &Num(*v))?;
-    }
-    map.end()
-}
+pub use crate::float_serde::{serialize_number, serialize_number_map};
+pub use gap::GapTolerance;
 
 /// Which backend ran and what it said.
 #[derive(Debug, Clone, Serialize)]
@@ -77,24 +49,19 @@ pub struct GapReport {
     /// `bound - objective` when maximizing); the optimum lies within this of the objective.
     pub absolute: f64,
     /// `absolute / max(|objective|, |bound|, floor)` with `floor` the tolerance's
-    /// [`crate::solve::GapTolerance::relative_floor`] (the magnitude below which the absolute
+    /// [`GapTolerance::relative_floor`] (the magnitude below which the absolute
     /// tolerance decides), so a gap of 1e-12 between an objective of 1e-12 and a bound of 0 is
     /// tiny, not 100%; 0 when that denominator is 0.
     pub relative: f64,
     /// The tolerance that decides `closed`.
-    pub tolerance: crate::solve::GapTolerance,
+    pub tolerance: GapTolerance,
     /// Whether `absolute` is within the tolerance (then the status is `optimal`).
     pub closed: bool,
 }
 
 impl GapReport {
     /// The gap between `objective` and `bound` for `goal`, judged by `tolerance`.
-    pub fn new(
-        objective: f64,
-        bound: f64,
-        goal: Goal,
-        tolerance: crate::solve::GapTolerance,
-    ) -> Self {
+    pub fn new(objective: f64, bound: f64, goal: Goal, tolerance: GapTolerance) -> Self {
         let absolute = match goal {
             Goal::Minimize => objective - bound,
             Goal::Maximize => bound - objective,
@@ -193,7 +160,6 @@ mod render;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::GapTolerance;
 
     #[test]
     fn gap_is_measured_on_the_side_of_the_goal() {

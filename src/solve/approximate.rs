@@ -5,7 +5,7 @@
 //! eps-d-private, but its bound holds for the restricted problem only. Keeping the spanner's
 //! edges at the full eps instead relaxes the exact problem (every eps-d-private channel meets
 //! them), so that program's rigorous bound bounds the exact optimum (see
-//! [`crate::geo::spanner_relaxation`]). The report then compares the channel with that bound.
+//! [`super::bracket::spanner_relaxation`]). The report then compares the channel with that bound.
 
 use super::{solve, SolveError, SolveOptions};
 use crate::problem::Problem;
@@ -33,7 +33,7 @@ pub(super) fn exact_problem_bound(
         );
         return Ok(None);
     }
-    let relaxed = crate::geo::spanner_relaxation(problem)
+    let relaxed = super::bracket::spanner_relaxation(problem)
         .map_err(|e| SolveError::MethodNotApplicable(e.to_string()))?;
     if let Some(p) = &options.progress {
         p("bounding exact eps-d-privacy: solving the relaxation with the spanner's edges at eps");

@@ -3,12 +3,10 @@
 use super::ldp_handover::solve_ldp_auto;
 use super::{MethodChoice, SolveError, DECOMPOSITION_MIN_INPUTS, LP_MAX_INPUTS};
 
-/// Above this many inputs the LDP interior-point method is not used: it keeps about 22
-/// arrays of `n^2` numbers (measured: 1.6 GB peak at this size, 149 s for absolute loss).
-pub const LDP_INTERIOR_MAX_INPUTS: usize = 3000;
 use crate::certify::repair_by_mixing;
 use crate::channel::Channel;
 use crate::objective::Goal;
+pub use crate::policy::LDP_INTERIOR_MAX_INPUTS;
 use crate::privacy::PrivacyNotion;
 use crate::problem::Problem;
 use crate::synthesis::line::{solve_on_line, EquallySpacedLine};
@@ -360,13 +358,7 @@ fn with_krr_note(problem: &Problem, mut outcome: Outcome) -> Outcome {
     outcome
 }
 
-/// `auto` keeps the interior point by output column when its own gap is within this relative
-/// to its objective: the report's default tolerance (1e-6) less room for the repair of
-/// rounding (which cost under 2e-8 relative in every grid measured). The method aims for 1e-8
-/// and ends between 1e-9 and 2e-7 on grids up to 30 x 30 (its last rounds stop where a
-/// block's Cholesky fails); lazy rows take minutes from 20 x 20 on, so they are kept for a
-/// method that clearly failed.
-const CLOSED_GAP: f64 = 8e-7;
+use crate::policy::RATIO_INTERIOR_CLOSED_GAP as CLOSED_GAP;
 
 /// The encoding lines of a method that encodes the notions' column cones itself: `what` it
 /// does with them, and what an approximate cone keeps (a spanner's edges).

@@ -13,15 +13,8 @@ use crate::privacy::PrivacyNotion;
 use crate::problem::Problem;
 use crate::synthesis::{solve_by_decomposition, solve_ldp_interior, solve_linear, Outcome, Run};
 
-/// Rounds `auto` gives the decomposition before the LDP interior-point method takes over.
-/// Under other losses than Hamming the decomposition does not converge (absolute loss on a
-/// line, eps 1: gap open after 120 s at 100 inputs) and each round at 1,000 inputs costs
-/// seconds the interior-point method needs for all of its work.
-const AUTO_DECOMPOSITION_ROUNDS: usize = 1;
-/// Up to this many inputs one LP takes over when the interior-point method does not close
-/// its gap (one LP takes 0.2 s at 100 inputs and 3.3 s at 300; at very large eps the
-/// interior-point method can stop at a gap of 1e-6 to 1e-4 where rounding takes over).
-const LP_FALLBACK_INPUTS: usize = 300;
+use crate::policy::AUTO_DECOMPOSITION_ROUNDS;
+use crate::policy::LP_FALLBACK_INPUTS;
 
 /// The outcome, its encoding notes and its certified objective (`None` without a channel).
 struct Candidate {

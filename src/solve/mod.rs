@@ -4,6 +4,7 @@
 //! a certified channel; this module runs them and assembles the report.
 
 mod approximate;
+mod bracket;
 mod certification;
 mod dispatch;
 mod ldp_handover;
@@ -20,12 +21,9 @@ use crate::problem::Problem;
 use crate::report::{ExpectedCheck, GapReport, Report, SolverInfo, Timings};
 use crate::synthesis::{Outcome, ProgressSink, Run, Status};
 use mechsynth_solvers::{backend, BackendError, BackendKind, LpBackend};
-use serde::Serialize;
 use std::time::Instant;
 
-/// Linear objectives over at least this many inputs are solved by decomposition over outputs
-/// when it applies (below, one LP is faster).
-pub const DECOMPOSITION_MIN_INPUTS: usize = 24;
+pub use crate::policy::DECOMPOSITION_MIN_INPUTS;
 
 pub use crate::formulation::LP_MAX_INPUTS;
 
@@ -36,82 +34,9 @@ const PROFILE_QUICK_INPUTS: usize = 100;
 /// Default accepted difference between an `[expected]` optimum and the solved objective.
 pub const DEFAULT_EXPECTED_TOLERANCE: f64 = 1e-6;
 
-/// When a certified channel counts as optimal: its objective is within
-/// `absolute + relative * max(|objective|, |bound|)` of a rigorous bound on the optimum.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct GapTolerance {
-    /// Absolute part.
-    pub absolute: f64,
-    /// Relative part.
-    pub relative: f64,
-}
+pub use crate::report::GapTolerance;
 
-impl GapTolerance {
-    /// The default: 1e-9 absolute plus 1e-6 relative.
-    pub const DEFAULT: GapTolerance = GapTolerance {
-        absolute: 1e-9,
-        relative: 1e-6,
-    };
-
-    /// The magnitude below which the absolute part of the tolerance dominates
-    /// (`absolute / relative`, 1e-3 by default; 1 when `relative` is 0): the report's relative
-    /// gap divides by at least this, so objectives and bounds near 0 do not show a relative
-    /// gap of 100% for a difference far inside the tolerance.
-    pub fn relative_floor(&self) -> f64 {
-        if self.relative > 0.0 && self.absolute.is_finite() {
-            self.absolute / self.relative
-        } else {
-            1.0
-        }
-    }
-
-    /// The accepted gap at these values.
-    pub fn allowed(&self, objective: f64, bound: f64) -> f64 {
-        self.absolute + self.relative * objective.abs().max(bound.abs())
-    }
-}
-
-impl Default for GapTolerance {
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-
-/// Which method solves a linear objective.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum MethodChoice {
-    /// The faster method for the problem: the line method under a lone d-privacy constraint
-    /// on an equally spaced line (falling back to the others if its gap does not close),
-    /// decomposition under a lone LDP constraint (24 inputs or more; when a few rounds do not close its
-    /// gap, the LDP interior-point method takes over), the interior point by output column when the
-    /// notions are made only of ratio rows with factors above 1 (d-privacy on grids) from 80
-    /// inputs on (from 36 with at least 4 symmetries or a warm-starting backend), with lazy rows
-    /// when it does not apply or its gap stays open, the tiled method above 1,000 points on a
-    /// full grid (d-privacy, costs and budgets that depend only on the displacement), otherwise
-    /// one LP.
-    #[default]
-    Auto,
-    /// One LP with every constraint.
-    Lp,
-    /// One LP with ratio rows added as violated.
-    LazyRows,
-    /// Decomposition over outputs (column generation).
-    Decomposition,
-    /// A structured interior-point method over the LDP envelope form (a linear objective
-    /// under a lone LDP constraint).
-    LdpInteriorPoint,
-    /// A structured interior-point method by output column (a linear objective under notions
-    /// made only of ratio rows with factors above 1: d-privacy, context-aware LDP, LDP).
-    RatioInteriorPoint,
-    /// The remapped geometric mechanism certified by exact pricing (a lone d-privacy
-    /// constraint on an equally spaced line).
-    Line,
-    /// A template lattice's optimum carried to a large lattice, with a certified gap (a linear
-    /// objective under d-privacy on a full grid of more than 1,000 points whose costs and
-    /// factors depend only on the displacement; `auto` picks it there).
-    Tiled,
-}
+pub use crate::policy::MethodChoice;
 
 /// How to solve.
 #[derive(Clone)]
@@ -229,7 +154,7 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
     };
     let certify_ms = ms(certify_start);
 
-    if channel.is_some() && crate::geo::uses_spanner(problem) {
+    if channel.is_some() && bracket::uses_spanner(problem) {
         outcome.bound = approximate::exact_problem_bound(
             problem,
             options,

@@ -19,23 +19,11 @@ use mechsynth_solvers::{rigorous_lower_bound, BackendError, LpStatus};
 
 /// Ratio rows per input and column in the first round.
 const INITIAL_ROWS_PER_INPUT: usize = 8;
-/// The lazy LP is used when the cone has more than this many ratio rows per input.
-pub const LAZY_ROWS_PER_INPUT: usize = 16;
-/// `auto`'s fallback after the interior point by output column from this many inputs on, one
-/// LP below (measured on Euclidean grids: at 8 x 8 one LP
-/// with every row takes 4.7 s and this method 6.2 s; at 10 x 10 one LP does not finish in
-/// 600 s and this method takes 40 s).
-pub const LAZY_MIN_INPUTS: usize = 80;
-/// With a symmetry group of order at least [`LAZY_SYMMETRY_ORDER`], the fallback from this many
-/// inputs on (Euclidean grids with a uniform prior, 8 symmetries: 6 x 6 0.74 s against
-/// 0.97 s for one LP, 7 x 7 0.34 s against 36 s, 8 x 8 0.69 s against 2.6 s).
-pub const LAZY_SYMMETRIC_MIN_INPUTS: usize = 36;
-/// With a backend that re-optimizes from its last basis (HiGHS), the fallback from this many
-/// inputs on, symmetric or not (Euclidean grids, skewed prior, HiGHS: 6 x 6 0.79 s against
-/// 2.3 s for one LP, 7 x 7 2.9 s against 13 s, 8 x 8 10 s against 75 s).
-pub const LAZY_WARM_MIN_INPUTS: usize = 36;
-/// The group order from which [`LAZY_SYMMETRIC_MIN_INPUTS`] applies.
-pub const LAZY_SYMMETRY_ORDER: usize = 4;
+pub use crate::policy::LAZY_MIN_INPUTS;
+pub use crate::policy::LAZY_ROWS_PER_INPUT;
+pub use crate::policy::LAZY_SYMMETRIC_MIN_INPUTS;
+pub use crate::policy::LAZY_SYMMETRY_ORDER;
+pub use crate::policy::LAZY_WARM_MIN_INPUTS;
 /// Most violated rows added per input and column in one round.
 const ADDED_ROWS_PER_INPUT: usize = 32;
 /// Rounds before giving up (each adds only violated rows, so this is never reached in practice).

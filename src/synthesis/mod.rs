@@ -30,6 +30,7 @@ mod support;
 mod symmetry;
 mod tiled;
 
+pub use crate::geo::{is_full_lattice, lattice_cells};
 pub use decompose::{
     decomposition_applies, decomposition_is_faster, solve_by_decomposition, staircase_epsilon,
     RoundTrace, DECOMPOSITION_GAP_TOLERANCE,
@@ -56,9 +57,7 @@ pub use ratio_interior::{
 };
 pub use run::{ProgressSink, Run};
 pub use symmetry::point_symmetries;
-pub use tiled::{
-    is_full_lattice, lattice_cells, solve_tiled, TEMPLATE_SIDE, TILED_MAX_INPUTS, TILED_MIN_INPUTS,
-};
+pub use tiled::{solve_tiled, TEMPLATE_SIDE, TILED_MAX_INPUTS, TILED_MIN_INPUTS};
 
 use mechsynth_solvers::LpStatus;
 use serde::{Serialize, Serializer};

@@ -8,9 +8,7 @@ use crate::rays::{enumerate_rays_until, ColumnCone, RatioCone, RayFamily};
 use crate::synthesis::Run;
 use std::time::Instant;
 
-/// Largest number of rays enumerated (LDP at n = 20 has 2^20 - 2; pricing scans them all, which
-/// takes about 0.2 s per round and 0.4 GB there).
-pub const ENUMERATION_LIMIT: usize = 1 << 20;
+pub use crate::policy::ENUMERATION_LIMIT;
 /// Double description gets at most this fraction (1 / share) of the remaining time ...
 const ENUMERATION_TIME_SHARE: u32 = 3;
 /// ... and at most this many seconds; then the method falls back to a local one.

@@ -30,13 +30,9 @@ use super::{Method, Outcome, Run, Status};
 use crate::objective::Goal;
 use std::time::Instant;
 
-/// Most points for which d-privacy on an equally spaced line is accepted (the channel and the
-/// distance matrix have n^2 entries each: 400 MB at this size).
-pub const LINE_MAX_INPUTS: usize = 5000;
+pub use crate::policy::LINE_MAX_INPUTS;
 
-/// The line method's channel counts as optimal for the dispatcher (no fallback) when its gap
-/// is at most this, relative to `max(1, |objective|)` (well inside the report's default 1e-6; the primal's budget margin alone costs about 1e-11 relative).
-pub const LINE_GAP_TOLERANCE: f64 = 1e-8;
+pub use crate::policy::LINE_GAP_TOLERANCE;
 
 /// Solve `min/max sum c[x][y] Q[x][y]` (`coefficients[x][y]`, original input order) under the
 /// d-privacy constraint of `line`: the remapped geometric channel and the rigorous bound.

@@ -50,11 +50,7 @@ pub(crate) use duals::ColumnDuals;
 use std::time::Instant;
 use structure::Structure;
 
-/// `auto` tries the method first from this many inputs on, with or without symmetry (Euclidean
-/// grids, eps 0.5, distance loss, a random prior without symmetry, CLI runs: 6 x 6 0.2 s
-/// against 0.4 s for one LP, 7 x 7 0.3 s against 24 s, 8 x 8 0.5 s against 6.6 s; 5 x 5 0.1 s
-/// either way).
-pub const RATIO_INTERIOR_MIN_INPUTS: usize = 25;
+pub use crate::policy::RATIO_INTERIOR_MIN_INPUTS;
 /// The method stops when the gap between its point's objective and the rigorous bound is at
 /// most this relative to the objective plus `ABSOLUTE_GAP` (well inside the report's default
 /// tolerance of 1e-9 plus 1e-6 relative, leaving room for the rounding of the channel).

@@ -40,17 +40,9 @@ use master::{Candidate, Group};
 use shapes::Factors;
 use std::time::Instant;
 
-/// The method applies from this many inputs on (below it the interior point by output column
-/// solves the whole problem exactly).
-pub const TILED_MIN_INPUTS: usize = 1001;
-/// The method refuses lattices above this many points: the channel, the costs, the factors
-/// and the rows of the large problem are `n x n` arrays each (about 0.3 GB at 2,500 points),
-/// and certification scans `n^3` triples. At 3,600 points the master program came back from
-/// Clarabel at reduced accuracy after 187 s; 2,500 is the largest size measured to work.
-pub const TILED_MAX_INPUTS: usize = 2500;
-/// The template's side, at most (cells along each axis): a 20 x 20 template is solved in
-/// about 10 s.
-pub const TEMPLATE_SIDE: usize = 20;
+pub use crate::policy::TEMPLATE_SIDE;
+pub use crate::policy::TILED_MAX_INPUTS;
+pub use crate::policy::TILED_MIN_INPUTS;
 /// The channel's columns lie in the cone of `eps (1 - MARGIN)` (see [`solve_tiled`]).
 const MARGIN: f64 = 1e-10;
 /// Costs and factors count as the same for two pairs with the same displacement when they
@@ -227,20 +219,6 @@ fn solve_with_side(
         solver_objective: Some(solved.objective),
         trace: std::iter::once(first).chain(tightened.trace).collect(),
     })
-}
-
-/// A full lattice: rows, columns, and the cell of each point.
-pub type LatticeCells = (usize, usize, Vec<(usize, usize)>);
-
-/// The lattice the points fill, as `(rows, cols, cell of each point)`.
-pub fn lattice_cells(points: &[[f64; 2]]) -> Option<LatticeCells> {
-    let l = Lattice::detect(points)?;
-    Some((l.rows, l.cols, (0..l.len()).map(|s| l.cell(s)).collect()))
-}
-
-/// Whether the points fill a full rectangular lattice (the method's domain).
-pub fn is_full_lattice(points: &[[f64; 2]]) -> bool {
-    Lattice::detect(points).is_some()
 }
 
 /// Whether every cost depends only on the displacement between its points.
