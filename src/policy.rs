@@ -13,41 +13,37 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Which method solves a linear objective.
+/// Which method solves a linear objective (`--method`; other objectives have one method
+/// each). The help of each value is its doc comment's first line.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, clap::ValueEnum,
 )]
 #[serde(rename_all = "kebab-case")]
 pub enum MethodChoice {
-    /// The faster method for the problem: the line method under a lone d-privacy constraint
-    /// on an equally spaced line (falling back to the others if its gap does not close),
-    /// decomposition under a lone LDP constraint (24 inputs or more; when a few rounds do not close its
-    /// gap, the LDP interior-point method takes over), the interior point by output column when the
-    /// notions are made only of ratio rows with factors above 1 (d-privacy on grids) from 80
-    /// inputs on (from 36 with at least 4 symmetries or a warm-starting backend), with lazy rows
-    /// when it does not apply or its gap stays open, the tiled method above 1,000 points on a
-    /// full grid (d-privacy, costs and budgets that depend only on the displacement), otherwise
-    /// one LP.
+    /// The faster method for the problem, tried in order: line, tiled, decomposition, ldp-interior-point, ratio-interior-point, lazy-rows, lp (`--explain` says why each was kept or not run)
+    ///
+    /// In short: the line method under a lone d-privacy constraint on an equally spaced line;
+    /// the tiled method above [`LP_MAX_INPUTS`] points on a full grid; decomposition under a
+    /// lone LDP constraint from [`DECOMPOSITION_MIN_INPUTS`] inputs (the LDP interior point
+    /// taking over when its first round leaves the gap open); the interior point by output
+    /// column for notions made only of ratio rows from [`RATIO_INTERIOR_MIN_INPUTS`] inputs,
+    /// then lazy rows from [`LAZY_MIN_INPUTS`] (fewer with symmetry or a warm-starting
+    /// backend) when its gap stays open; one LP otherwise.
     #[default]
     Auto,
-    /// One LP with every constraint.
+    /// One LP with every constraint
     Lp,
-    /// One LP with ratio rows added as violated.
+    /// One LP with ratio rows added as violated (notions made only of ratio rows: d-privacy, context-ldp)
     LazyRows,
-    /// Decomposition over outputs (column generation).
+    /// Decomposition over outputs, by column generation (polyhedral notions without coupling rows)
     Decomposition,
-    /// A structured interior-point method over the LDP envelope form (a linear objective
-    /// under a lone LDP constraint).
+    /// A structured interior-point method over the LDP envelope form (a lone LDP constraint)
     LdpInteriorPoint,
-    /// A structured interior-point method by output column (a linear objective under notions
-    /// made only of ratio rows with factors above 1: d-privacy, context-aware LDP, LDP).
+    /// A structured interior-point method by output column (notions made only of ratio rows: d-privacy, context-ldp without zero entries, ldp)
     RatioInteriorPoint,
-    /// The remapped geometric mechanism certified by exact pricing (a lone d-privacy
-    /// constraint on an equally spaced line).
+    /// The remapped geometric mechanism, certified by exact pricing (a lone d-privacy constraint on an equally spaced line)
     Line,
-    /// A template lattice's optimum carried to a large lattice, with a certified gap (a linear
-    /// objective under d-privacy on a full grid of more than 1,000 points whose costs and
-    /// factors depend only on the displacement; `auto` picks it there).
+    /// A template's optimum carried to a large grid, with a certified gap (d-privacy on a full grid of more than 1,000 points, uniform prior)
     Tiled,
 }
 
@@ -175,3 +171,138 @@ pub const LAZY_ROWS_PER_INPUT: usize = 16;
 /// Largest number of rays enumerated (LDP at n = 20 has 2^20 - 2; pricing scans them all, which
 /// takes about 0.2 s per round and 0.4 GB there).
 pub const ENUMERATION_LIMIT: usize = 1 << 20;
+
+/// Whether `auto` tries the tiled method at `n` inputs (`Err` says why not).
+pub fn auto_tries_tiled(n: usize) -> Result<(), String> {
+    if n > LP_MAX_INPUTS {
+        Ok(())
+    } else {
+        Err(format!(
+            "{n} inputs: auto tries it above LP_MAX_INPUTS = {LP_MAX_INPUTS}, where one program over the channel is refused"
+        ))
+    }
+}
+
+/// Whether `auto` tries the decomposition over outputs at `n` inputs, given whether it is
+/// the faster method for the notions (closed-form pricing: a lone LDP constraint).
+pub fn auto_tries_decomposition(n: usize, faster: bool) -> Result<(), String> {
+    if !faster {
+        Err("not the faster method for these notions (it is only with closed-form pricing, under a lone ldp constraint)".into())
+    } else if n < DECOMPOSITION_MIN_INPUTS {
+        Err(format!(
+            "{n} inputs, below DECOMPOSITION_MIN_INPUTS = {DECOMPOSITION_MIN_INPUTS} (one LP is faster)"
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// Whether lazy rows beat one LP at `n` inputs: with or without a backend that re-optimizes
+/// from its last basis (`warm`), and the order of the problem's symmetry group (asked for
+/// only when it decides).
+pub fn lazy_rows_sized(n: usize, warm: bool, symmetry_order: impl FnOnce() -> usize) -> bool {
+    n >= LAZY_MIN_INPUTS
+        || (n >= LAZY_WARM_MIN_INPUTS && warm)
+        || (n >= LAZY_SYMMETRIC_MIN_INPUTS && symmetry_order() >= LAZY_SYMMETRY_ORDER)
+}
+
+/// Whether `auto` tries the interior point by output column at `n` inputs.
+pub fn auto_tries_ratio_interior(n: usize, lazy_sized: bool) -> Result<(), String> {
+    if lazy_sized || n >= RATIO_INTERIOR_MIN_INPUTS {
+        Ok(())
+    } else {
+        Err(format!(
+            "{n} inputs, below RATIO_INTERIOR_MIN_INPUTS = {RATIO_INTERIOR_MIN_INPUTS} (one LP is as fast)"
+        ))
+    }
+}
+
+/// Whether `auto` tries lazy rows (after the interior point by output column) at `n` inputs.
+pub fn auto_tries_lazy_rows(n: usize, lazy_sized: bool) -> Result<(), String> {
+    if lazy_sized {
+        Ok(())
+    } else {
+        Err(format!(
+            "{n} inputs, below LAZY_MIN_INPUTS = {LAZY_MIN_INPUTS} (from {LAZY_WARM_MIN_INPUTS} with a warm-starting backend, from {LAZY_SYMMETRIC_MIN_INPUTS} with {LAZY_SYMMETRY_ORDER} symmetries or more): one LP is faster"
+        ))
+    }
+}
+
+/// Whether the interior point by output column settles the problem for `auto`: its own gap
+/// within [`RATIO_INTERIOR_CLOSED_GAP`] relative to its objective.
+pub fn ratio_interior_settles(objective: Option<f64>, bound: Option<f64>) -> bool {
+    match (objective, bound) {
+        (Some(objective), Some(bound)) => {
+            (objective - bound).abs() <= RATIO_INTERIOR_CLOSED_GAP * objective.abs().max(1e-300)
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_order_lists_every_method_once_and_not_auto() {
+        use clap::ValueEnum;
+        for choice in MethodChoice::value_variants() {
+            let count = AUTO_ORDER.iter().filter(|c| *c == choice).count();
+            assert_eq!(
+                count,
+                usize::from(*choice != MethodChoice::Auto),
+                "{choice:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn size_rules_switch_at_their_thresholds() {
+        // (rule, n below the threshold, n at it)
+        assert!(auto_tries_tiled(LP_MAX_INPUTS).is_err());
+        assert!(auto_tries_tiled(LP_MAX_INPUTS + 1).is_ok());
+        assert!(auto_tries_decomposition(DECOMPOSITION_MIN_INPUTS - 1, true).is_err());
+        assert!(auto_tries_decomposition(DECOMPOSITION_MIN_INPUTS, true).is_ok());
+        assert!(auto_tries_decomposition(10 * DECOMPOSITION_MIN_INPUTS, false).is_err());
+        assert!(auto_tries_ratio_interior(RATIO_INTERIOR_MIN_INPUTS - 1, false).is_err());
+        assert!(auto_tries_ratio_interior(RATIO_INTERIOR_MIN_INPUTS, false).is_ok());
+        assert!(auto_tries_ratio_interior(2, true).is_ok());
+        assert!(!lazy_rows_sized(LAZY_MIN_INPUTS - 1, false, || 1));
+        assert!(lazy_rows_sized(LAZY_MIN_INPUTS, false, || 1));
+        assert!(lazy_rows_sized(LAZY_WARM_MIN_INPUTS, true, || 1));
+        assert!(!lazy_rows_sized(LAZY_WARM_MIN_INPUTS - 1, true, || 8));
+        assert!(lazy_rows_sized(LAZY_SYMMETRIC_MIN_INPUTS, false, || {
+            LAZY_SYMMETRY_ORDER
+        }));
+        assert!(!lazy_rows_sized(
+            LAZY_SYMMETRIC_MIN_INPUTS,
+            false,
+            || LAZY_SYMMETRY_ORDER - 1
+        ));
+        assert!(auto_tries_lazy_rows(5, false).is_err());
+        assert!(auto_tries_lazy_rows(5, true).is_ok());
+    }
+
+    #[test]
+    fn the_symmetry_order_is_computed_only_when_it_decides() {
+        let asked = std::cell::Cell::new(false);
+        assert!(lazy_rows_sized(LAZY_MIN_INPUTS, false, || {
+            asked.set(true);
+            1
+        }));
+        assert!(!asked.get());
+    }
+
+    #[test]
+    fn the_ratio_interior_point_settles_within_its_closed_gap() {
+        assert!(ratio_interior_settles(
+            Some(1.0),
+            Some(1.0 - 0.5 * RATIO_INTERIOR_CLOSED_GAP)
+        ));
+        assert!(!ratio_interior_settles(
+            Some(1.0),
+            Some(1.0 - 2.0 * RATIO_INTERIOR_CLOSED_GAP)
+        ));
+        assert!(!ratio_interior_settles(Some(1.0), None));
+    }
+}

@@ -13,6 +13,15 @@ mod gap;
 pub use crate::float_serde::{serialize_number, serialize_number_map};
 pub use gap::GapTolerance;
 
+/// A method `solve` considered for the problem and what came of it (`solve --explain`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Consideration {
+    /// The method, as `--method` names it.
+    pub method: String,
+    /// What came of it: its result kept, tried and passed over (and why), or not run (and why).
+    pub verdict: String,
+}
+
 /// Which backend ran and what it said.
 #[derive(Debug, Clone, Serialize)]
 pub struct SolverInfo {
@@ -141,6 +150,8 @@ pub struct Report {
     pub encoding: Vec<String>,
     /// What the method did (ray counts, rounds, starts).
     pub method_notes: Vec<String>,
+    /// The methods considered in order, and why each was kept, passed over or not run.
+    pub methods_considered: Vec<Consideration>,
     /// The rounds of an iterative method (decomposition rounds, LDP interior-point iterations):
     /// objective, bound and gap per round.
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -62,6 +62,15 @@ impl Report {
         s
     }
 
+    /// The methods considered and what came of each, one per line (`solve --explain`).
+    pub fn explain(&self) -> String {
+        let mut out = String::from("methods considered:\n");
+        for c in &self.methods_considered {
+            out.push_str(&format!("  {}: {}\n", c.method, c.verdict));
+        }
+        out
+    }
+
     /// A human-readable rendering.
     pub fn to_table(&self) -> String {
         let mut s = String::new();

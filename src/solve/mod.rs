@@ -7,12 +7,15 @@ mod approximate;
 mod bracket;
 mod certification;
 mod dispatch;
+mod explain;
 mod ldp_handover;
 mod near_ties;
+mod nonlinear;
 mod tighten;
 
 use certification::certify;
-use dispatch::{formulate_and_solve, krr_like};
+use dispatch::formulate_and_solve;
+use nonlinear::krr_like;
 
 use crate::channel::Channel;
 use crate::objective::{objective_profile_for, profile_accuracy_warning, PROFILE_CUBIC_LIMIT};
@@ -20,7 +23,7 @@ use crate::privacy::leakage_profile;
 use crate::problem::Problem;
 use crate::report::{ExpectedCheck, GapReport, Report, SolverInfo, Timings};
 use crate::synthesis::{Outcome, ProgressSink, Run, Status};
-use mechsynth_solvers::{backend, BackendError, BackendKind, LpBackend};
+use mechsynth_solvers::{backend, BackendKind, LpBackend};
 use std::time::Instant;
 
 pub use crate::policy::DECOMPOSITION_MIN_INPUTS;
@@ -77,29 +80,7 @@ impl Default for SolveOptions {
     }
 }
 
-/// Failures of the pipeline (bad input is a [`crate::ProblemError`] and never gets here).
-#[derive(Debug, thiserror::Error)]
-pub enum SolveError {
-    /// The backend could not run.
-    #[error(transparent)]
-    Backend(#[from] BackendError),
-    /// The problem is too large for the method that would solve it.
-    #[error("too large: {0}")]
-    TooLarge(String),
-    /// The requested method does not apply to the problem.
-    #[error("the requested method does not apply: {0}")]
-    MethodNotApplicable(String),
-    /// The solver's channel violates a request and no mixture repairs it.
-    #[error("the solver's channel violates `{constraint}` (requested {requested}, achieved {achieved}) and mixing with a constant channel cannot repair it; no channel is emitted")]
-    CertificationFailed {
-        /// The violated constraint.
-        constraint: String,
-        /// Requested bound.
-        requested: f64,
-        /// Achieved leakage.
-        achieved: f64,
-    },
-}
+pub use crate::synthesis::SolveError;
 
 fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
@@ -119,7 +100,8 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
         options.backend_options.clone(),
         options.progress.clone(),
     );
-    let (mut outcome, encoding) = formulate_and_solve(problem, options.method, &run)?;
+    let (mut outcome, encoding, methods_considered) =
+        formulate_and_solve(problem, options.method, &run)?;
     if outcome.rows.is_none() {
         // Ended without a point (time or iteration limit, numerical trouble, or a wrong
         // infeasibility verdict): the k-RR-like mixture is certified when it exists, and then
@@ -269,6 +251,7 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
         },
         encoding,
         method_notes: outcome.notes,
+        methods_considered,
         rounds: outcome.trace,
         timings: Timings {
             solve_ms,

@@ -82,7 +82,7 @@ pub(super) fn retry_tightened(
         let Some(tight) = tightened(problem, tau) else {
             continue;
         };
-        let Ok((outcome, _)) = formulate_and_solve(&tight, MethodChoice::Auto, run) else {
+        let Ok((outcome, _, _)) = formulate_and_solve(&tight, MethodChoice::Auto, run) else {
             continue;
         };
         let Some(rows) = outcome.rows else {

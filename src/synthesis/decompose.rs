@@ -347,3 +347,32 @@ fn blend(best: &[f64], current: &[f64]) -> Vec<f64> {
         .map(|(b, c)| SMOOTHING * b + (1.0 - SMOOTHING) * c)
         .collect()
 }
+
+/// Decomposition over outputs behind the common trait (run to its own end; `auto` runs it
+/// differently under a lone LDP constraint, see `solve`).
+pub struct DecompositionMethod;
+
+impl super::LinearMethod for DecompositionMethod {
+    fn choice(&self) -> crate::policy::MethodChoice {
+        crate::policy::MethodChoice::Decomposition
+    }
+
+    fn refusal(&self, _: &super::Task) -> String {
+        "decomposition needs polyhedral notions without coupling rows (not max-leakage, mutual-information or (eps, delta) notions)".into()
+    }
+
+    fn solve(
+        &self,
+        task: &super::Task,
+        run: &Run,
+    ) -> Result<Option<super::MethodOutcome>, super::SolveError> {
+        let Some(coefficients) = task.coefficients else {
+            return Ok(None);
+        };
+        let outcome = solve_by_decomposition(&task.notions, coefficients, task.goal, None, run)?;
+        Ok(outcome.map(|outcome| super::MethodOutcome {
+            outcome,
+            encoding: task.cone_encoding("column cone for pricing"),
+        }))
+    }
+}

@@ -256,3 +256,37 @@ fn add_violated(
     }
     added
 }
+
+/// One LP with ratio rows added as violated, behind the common trait.
+pub struct LazyRowsMethod;
+
+impl super::LinearMethod for LazyRowsMethod {
+    fn choice(&self) -> crate::policy::MethodChoice {
+        crate::policy::MethodChoice::LazyRows
+    }
+
+    fn refusal(&self, _: &super::Task) -> String {
+        format!("lazy rows need notions made only of ratio rows, more than {LAZY_ROWS_PER_INPUT} per input (d-privacy, context-ldp)")
+    }
+
+    fn solve(
+        &self,
+        task: &super::Task,
+        run: &Run,
+    ) -> Result<Option<super::MethodOutcome>, super::SolveError> {
+        let Some(coefficients) = task.coefficients else {
+            return Ok(None);
+        };
+        let outcome = solve_with_lazy_rows(
+            &task.notions,
+            coefficients,
+            task.goal,
+            task.symmetries(),
+            run,
+        )?;
+        Ok(outcome.map(|outcome| super::MethodOutcome {
+            outcome,
+            encoding: task.cone_encoding("ratio rows added as violated (see the method notes)"),
+        }))
+    }
+}

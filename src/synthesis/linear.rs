@@ -114,3 +114,29 @@ pub fn solve_linear(
     };
     Ok((outcome, encoding))
 }
+
+/// One LP with every constraint, behind the common trait.
+pub struct OneLp;
+
+impl super::LinearMethod for OneLp {
+    fn choice(&self) -> crate::policy::MethodChoice {
+        crate::policy::MethodChoice::Lp
+    }
+
+    fn refusal(&self, _: &super::Task) -> String {
+        "one LP needs a linear objective".into()
+    }
+
+    fn solve(
+        &self,
+        task: &super::Task,
+        run: &Run,
+    ) -> Result<Option<super::MethodOutcome>, super::SolveError> {
+        let Some(coefficients) = task.coefficients else {
+            return Ok(None);
+        };
+        let (outcome, encoding) =
+            solve_linear(&task.problem.privacy, coefficients, task.goal, run)?;
+        Ok(Some(super::MethodOutcome { outcome, encoding }))
+    }
+}

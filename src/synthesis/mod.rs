@@ -20,6 +20,7 @@ pub mod line;
 mod linear;
 mod local;
 mod master;
+mod method;
 mod pricing;
 mod pricing_histogram;
 mod pricing_histogram_ldp;
@@ -44,9 +45,10 @@ pub use lazy::{
     lazy_symmetry_order, solve_with_lazy_rows, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT,
     LAZY_SYMMETRIC_MIN_INPUTS, LAZY_SYMMETRY_ORDER, LAZY_WARM_MIN_INPUTS,
 };
-pub use ldp_interior::{solve_ldp_interior, LDP_INTERIOR_GAP_TOLERANCE};
+pub use ldp_interior::{solve_ldp_interior, LdpInteriorMethod, LDP_INTERIOR_GAP_TOLERANCE};
 pub use linear::solve_linear;
 pub use local::{solve_locally, LOCAL_RANDOM_STARTS};
+pub use method::{linear_method, LinearMethod, MethodOutcome, SolveError, Task};
 pub use pricing::{price_lip_box, price_staircase, Priced};
 pub use pricing_histogram::{price_histogram_lip, SeparableUtility, HISTOGRAM_PRICING_MAX_INPUTS};
 pub use pricing_histogram_ldp::price_histogram_ldp;

@@ -22,13 +22,14 @@ pub struct SolveArgs {
     /// LP backend.
     #[arg(long, value_enum, default_value = "clarabel")]
     solver: Solver,
-    /// Method for linear objectives: `auto` picks the line method under a lone d-privacy
-    /// constraint on an equally spaced line, decomposition under a lone LDP constraint
-    /// (24 inputs or more), the interior point by output column for d-privacy and context-ldp
-    /// from 25 inputs (lazily added ratio rows, or one LP, when its gap stays open), the tiled
-    /// method for d-privacy on a full grid of more than 1,000 points, one LP otherwise.
+    /// Method for linear objectives.
     #[arg(long, value_enum, default_value = "auto")]
-    method: MethodArg,
+    method: MethodChoice,
+    /// Also say which methods were considered and why each was kept, passed over or not run
+    /// (after the table; on stderr with --format csv; always in the JSON as
+    /// `methods_considered`).
+    #[arg(long)]
+    explain: bool,
     /// Write the result to FILE instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
@@ -45,30 +46,6 @@ pub struct SolveArgs {
     /// Also draw the channel as an SVG heatmap into FILE.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
-}
-
-/// `--method`.
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum MethodArg {
-    /// The faster method for the problem.
-    Auto,
-    /// One LP with every constraint.
-    Lp,
-    /// One LP with ratio rows added as violated.
-    LazyRows,
-    /// Decomposition over outputs (column generation).
-    Decomposition,
-    /// A structured interior-point method (a linear objective under a lone LDP constraint).
-    LdpInteriorPoint,
-    /// A structured interior-point method by output column (notions made only of ratio rows:
-    /// d-privacy, context-ldp without zero entries, ldp).
-    RatioInteriorPoint,
-    /// The remapped geometric mechanism, certified by exact pricing (d-privacy on an
-    /// equally spaced line).
-    Line,
-    /// A template's optimum carried to a large lattice, with a certified gap (more than 1,000
-    /// points on a full grid, uniform prior, d-privacy).
-    Tiled,
 }
 
 /// Run `solve`; the exit code follows the status (see the crate README).
@@ -111,16 +88,7 @@ pub fn run(args: SolveArgs) -> Result<u8> {
     let (sink, heartbeat) =
         crate::common::stderr_progress_with_heartbeat("formulating and solving");
     let mut options = SolveOptions {
-        method: match args.method {
-            MethodArg::Auto => MethodChoice::Auto,
-            MethodArg::Lp => MethodChoice::Lp,
-            MethodArg::LazyRows => MethodChoice::LazyRows,
-            MethodArg::Decomposition => MethodChoice::Decomposition,
-            MethodArg::LdpInteriorPoint => MethodChoice::LdpInteriorPoint,
-            MethodArg::RatioInteriorPoint => MethodChoice::RatioInteriorPoint,
-            MethodArg::Tiled => MethodChoice::Tiled,
-            MethodArg::Line => MethodChoice::Line,
-        },
+        method: args.method,
         backend: backend_of(args.solver),
         gap: GapTolerance {
             relative: args.gap,
@@ -135,9 +103,13 @@ pub fn run(args: SolveArgs) -> Result<u8> {
     let report = report?;
     let text = match args.format {
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
+        Format::Table if args.explain => report.to_table() + "\n" + &report.explain(),
         Format::Table => report.to_table(),
         Format::Csv => report.to_csv(),
     };
+    if args.explain && matches!(args.format, Format::Csv) {
+        eprint!("{}", report.explain());
+    }
     emit(&text, args.output.as_deref())?;
     if let (Some(path), Some(channel)) = (&args.svg, &report.channel) {
         crate::curve::write_channel_svg(

@@ -313,3 +313,55 @@ impl Data {
         }
     }
 }
+
+/// The LDP interior-point method behind the common trait.
+pub struct LdpInteriorMethod;
+
+impl LdpInteriorMethod {
+    /// The epsilon of the lone pure eps-LDP constraint it solves, when it applies.
+    pub fn epsilon(task: &super::Task) -> Option<f64> {
+        super::staircase_epsilon(&task.notions)
+            .filter(|_| task.inputs() <= crate::policy::LDP_INTERIOR_MAX_INPUTS)
+    }
+}
+
+impl super::LinearMethod for LdpInteriorMethod {
+    fn choice(&self) -> crate::policy::MethodChoice {
+        crate::policy::MethodChoice::LdpInteriorPoint
+    }
+
+    fn refusal(&self, task: &super::Task) -> String {
+        use crate::policy::LDP_INTERIOR_MAX_INPUTS;
+        let n = task.inputs();
+        let keys: Vec<&str> = task.notions.iter().map(|p| p.key()).collect();
+        let reason = match keys.as_slice() {
+            ["ldp"] if n > LDP_INTERIOR_MAX_INPUTS => format!(
+                "{n} symbols, above its maximum of {LDP_INTERIOR_MAX_INPUTS} (it keeps about 22 arrays of n^2 numbers, {:.1} GB here)",
+                22.0 * 8.0 * (n as f64).powi(2) / 1e9
+            ),
+            ["ldp"] => format!(
+                "its ldp constraint is not pure eps-LDP with eps at most {} (an (eps, delta) or multi-release constraint, or an eps so loose it is not encoded)",
+                crate::formulation::LOOSE_LOG_RATIO
+            ),
+            _ => format!(
+                "it needs exactly one privacy constraint, of notion ldp; the problem has {}",
+                keys.join(", ")
+            ),
+        };
+        format!("the ldp-interior-point method does not apply: {reason}")
+    }
+
+    fn solve(
+        &self,
+        task: &super::Task,
+        run: &Run,
+    ) -> Result<Option<super::MethodOutcome>, super::SolveError> {
+        let (Some(coefficients), Some(epsilon)) = (task.coefficients, Self::epsilon(task)) else {
+            return Ok(None);
+        };
+        Ok(Some(super::MethodOutcome {
+            outcome: solve_ldp_interior(epsilon, coefficients, task.goal, run),
+            encoding: vec!["ldp: envelope form, column floor m_y <= Q[x][y] <= e^eps m_y".into()],
+        }))
+    }
+}

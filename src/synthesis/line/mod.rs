@@ -136,3 +136,34 @@ fn lagrangian_bound(prices: &[f64], lower: &[f64]) -> f64 {
     let error = pricing::gamma(count + 4) * magnitude;
     (total - error).next_down()
 }
+
+/// The line method behind the common trait.
+pub struct LineMethod;
+
+impl super::LinearMethod for LineMethod {
+    fn choice(&self) -> crate::policy::MethodChoice {
+        crate::policy::MethodChoice::Line
+    }
+
+    fn refusal(&self, _: &super::Task) -> String {
+        "the line method needs a linear objective and one d-privacy constraint with metric = \"line\" over equally spaced points".into()
+    }
+
+    fn solve(
+        &self,
+        task: &super::Task,
+        run: &Run,
+    ) -> Result<Option<super::MethodOutcome>, super::SolveError> {
+        let (Some(coefficients), Some(line)) =
+            (task.coefficients, EquallySpacedLine::of(task.problem))
+        else {
+            return Ok(None);
+        };
+        let outcome = solve_on_line(&line, coefficients, task.goal, run);
+        let encoding = vec![format!(
+            "d-privacy: equally spaced line, {} adjacent pairs (they imply the rest); no program is built",
+            2 * (task.inputs() - 1)
+        )];
+        Ok(Some(super::MethodOutcome { outcome, encoding }))
+    }
+}

@@ -270,3 +270,37 @@ fn tightest_rows(ratios: &[(usize, usize, f64)], n: usize) -> Vec<usize> {
         })
         .collect()
 }
+
+/// The interior point by output column behind the common trait.
+pub struct RatioInteriorMethod;
+
+impl super::LinearMethod for RatioInteriorMethod {
+    fn choice(&self) -> crate::policy::MethodChoice {
+        crate::policy::MethodChoice::RatioInteriorPoint
+    }
+
+    fn refusal(&self, _: &super::Task) -> String {
+        "the ratio-interior-point method needs notions made only of ratio rows Q[a][y] <= f Q[b][y] with every factor above 1 (d-privacy between distinct points, context-ldp without zero entries, ldp with eps > 0), without (eps, delta) or coupling rows".into()
+    }
+
+    fn solve(
+        &self,
+        task: &super::Task,
+        run: &Run,
+    ) -> Result<Option<super::MethodOutcome>, super::SolveError> {
+        let Some(coefficients) = task.coefficients else {
+            return Ok(None);
+        };
+        let outcome = solve_ratio_interior(
+            &task.notions,
+            coefficients,
+            task.goal,
+            task.symmetries(),
+            run,
+        );
+        Ok(outcome.map(|outcome| super::MethodOutcome {
+            outcome,
+            encoding: task.cone_encoding("ratio rows, one dense block per output column"),
+        }))
+    }
+}

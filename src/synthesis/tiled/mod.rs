@@ -266,3 +266,61 @@ fn preserving(candidates: &[Vec<usize>], costs: &[Vec<f64>], factors: &Factors) 
     }
     group
 }
+
+/// The tiled method behind the common trait.
+pub struct TiledMethod;
+
+impl super::LinearMethod for TiledMethod {
+    fn choice(&self) -> crate::policy::MethodChoice {
+        crate::policy::MethodChoice::Tiled
+    }
+
+    fn refusal(&self, _: &super::Task) -> String {
+        format!("the tiled method needs a minimized linear objective under notions made only of ratio rows (d-privacy) over a full grid of at least {TILED_MIN_INPUTS} points, larger than {TEMPLATE_SIDE} cells along some axis, whose costs and factors depend only on the displacement between points (a uniform prior)")
+    }
+
+    fn solve(
+        &self,
+        task: &super::Task,
+        run: &Run,
+    ) -> Result<Option<super::MethodOutcome>, super::SolveError> {
+        let Some(coefficients) = task.coefficients else {
+            return Ok(None);
+        };
+        if !task.problem.domain.has_geometry() {
+            return Ok(None);
+        }
+        let outcome = pair_budgets(&task.notions).and_then(|budgets| {
+            solve_tiled(
+                &budgets,
+                coefficients,
+                task.goal,
+                &task.problem.domain.coordinates(),
+                run,
+            )
+        });
+        Ok(outcome.map(|outcome| super::MethodOutcome {
+            outcome,
+            encoding: task
+                .cone_encoding("ratio rows of a template lattice, carried to every output"),
+        }))
+    }
+}
+
+/// The entrywise least budgets of notions made only of pair rows, when every notion is one.
+fn pair_budgets(all: &[&dyn crate::privacy::PrivacyNotion]) -> Option<Vec<Vec<f64>>> {
+    let mut budgets: Option<Vec<Vec<f64>>> = None;
+    for p in all {
+        let b = p.pair_budgets()?;
+        budgets = Some(match budgets {
+            None => b,
+            Some(mut acc) => {
+                for (ra, rb) in acc.iter_mut().zip(&b) {
+                    ra.iter_mut().zip(rb).for_each(|(x, &y)| *x = x.min(y));
+                }
+                acc
+            }
+        });
+    }
+    budgets
+}
