@@ -158,6 +158,20 @@ pub fn entry_log_ratio_up(a: f64, b: f64) -> f64 {
     }
 }
 
+/// Higham's `gamma_k = k u / (1 - k u)` with `u = 2^-53` the unit roundoff, rounded up: the
+/// relative error bound of a k-term dot product or sum computed in floating point.
+pub fn gamma(k: usize) -> f64 {
+    let ku = k as f64 * (f64::EPSILON / 2.0);
+    (ku / (1.0 - ku)).next_up()
+}
+
+/// [`gamma`] with `u` taken as `f64::EPSILON` (twice the unit roundoff), for bounds whose
+/// margin was derived with that coarser unit.
+pub fn gamma_coarse(k: usize) -> f64 {
+    let ku = k as f64 * f64::EPSILON;
+    ku / (1.0 - ku)
+}
+
 /// `(s, e)` with `s = fl(a + b)` and `a + b = s + e` exactly (Knuth's TwoSum).
 #[cfg(test)]
 fn two_sum(a: f64, b: f64) -> (f64, f64) {

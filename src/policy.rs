@@ -172,6 +172,10 @@ pub const LAZY_ROWS_PER_INPUT: usize = 16;
 /// takes about 0.2 s per round and 0.4 GB there).
 pub const ENUMERATION_LIMIT: usize = 1 << 20;
 
+/// Most memory for extreme rays kept as tree codes, for the design and ray methods; a cone
+/// with more falls back to the local method.
+pub const COMPACT_MAX_BYTES: usize = 1 << 30;
+
 /// Whether `auto` tries the tiled method at `n` inputs (`Err` says why not).
 pub fn auto_tries_tiled(n: usize) -> Result<(), String> {
     if n > LP_MAX_INPUTS {

@@ -127,8 +127,8 @@ static LINEAR_METHODS: [&dyn LinearMethod; 7] = [
     &super::decompose::DecompositionMethod,
     &super::ldp_interior::LdpInteriorMethod,
     &super::ratio_interior::RatioInteriorMethod,
-    &super::lazy::LazyRowsMethod,
-    &super::linear::OneLp,
+    &super::lp::lazy::LazyRowsMethod,
+    &super::lp::OneLp,
 ];
 
 #[cfg(test)]

@@ -3,31 +3,18 @@
 //! enumerated or by column generation), as an optimal design over extreme rays (frequency MSE),
 //! or locally.
 
-mod balanced;
-mod barrier;
 mod decompose;
-mod decompose_master;
-mod decompose_pricing;
 mod design;
-mod design_bound;
-mod design_compact;
-mod design_rays;
-mod design_symmetric;
 mod extreme;
-mod lazy;
 mod ldp_interior;
 pub mod line;
-mod linear;
 mod local;
+mod lp;
 mod master;
 mod method;
 mod pricing;
-mod pricing_histogram;
-mod pricing_histogram_ldp;
-mod pricing_search;
 mod ratio_interior;
 mod run;
-mod support;
 mod symmetry;
 mod tiled;
 
@@ -36,23 +23,23 @@ pub use decompose::{
     decomposition_applies, decomposition_is_faster, solve_by_decomposition, staircase_epsilon,
     RoundTrace, DECOMPOSITION_GAP_TOLERANCE,
 };
+pub use design::solve_symmetric_design;
 pub use design::{solve_by_design, DESIGN_GAP_TOLERANCE};
-pub use design_symmetric::solve_symmetric_design;
 pub use extreme::{
     combined_cone, solve_by_rays, solve_histogram_by_pricing, CG_GAP_TOLERANCE, ENUMERATION_LIMIT,
 };
-pub use lazy::{
+pub use ldp_interior::{solve_ldp_interior, LdpInteriorMethod, LDP_INTERIOR_GAP_TOLERANCE};
+pub use local::{solve_locally, LOCAL_RANDOM_STARTS};
+pub use lp::solve_linear;
+pub use lp::{
     lazy_symmetry_order, solve_with_lazy_rows, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT,
     LAZY_SYMMETRIC_MIN_INPUTS, LAZY_SYMMETRY_ORDER, LAZY_WARM_MIN_INPUTS,
 };
-pub use ldp_interior::{solve_ldp_interior, LdpInteriorMethod, LDP_INTERIOR_GAP_TOLERANCE};
-pub use linear::solve_linear;
-pub use local::{solve_locally, LOCAL_RANDOM_STARTS};
 pub use method::{linear_method, LinearMethod, MethodOutcome, SolveError, Task};
+pub use pricing::price_histogram_ldp;
+pub use pricing::SearchStats;
+pub use pricing::{price_histogram_lip, SeparableUtility, HISTOGRAM_PRICING_MAX_INPUTS};
 pub use pricing::{price_lip_box, price_staircase, Priced};
-pub use pricing_histogram::{price_histogram_lip, SeparableUtility, HISTOGRAM_PRICING_MAX_INPUTS};
-pub use pricing_histogram_ldp::price_histogram_ldp;
-pub use pricing_search::SearchStats;
 pub use ratio_interior::{
     ratio_interior_applies, solve_ratio_interior, RATIO_INTERIOR_GAP_TOLERANCE,
     RATIO_INTERIOR_MIN_INPUTS,
@@ -64,6 +51,23 @@ pub use tiled::{solve_tiled, TEMPLATE_SIDE, TILED_MAX_INPUTS, TILED_MIN_INPUTS};
 use mechsynth_solvers::LpStatus;
 use serde::{Serialize, Serializer};
 use std::fmt;
+
+/// A ratio row counts as violated when `q_a - e^f q_b` exceeds this (entries are in [0, 1]).
+pub(crate) const ROW_VIOLATION: f64 = 1e-9;
+
+/// A power of two near the largest coefficient: dividing by it is exact and brings the costs
+/// to order 1, whatever the units of the loss.
+pub(crate) fn cost_scale(coefficients: &[Vec<f64>]) -> f64 {
+    let largest = coefficients
+        .iter()
+        .flatten()
+        .fold(0.0f64, |m, c| m.max(c.abs()));
+    if largest > 0.0 && largest.is_finite() {
+        2f64.powi(largest.log2().round() as i32)
+    } else {
+        1.0
+    }
+}
 
 /// The method that produced a channel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,10 +7,10 @@ use super::certificate::outcome_from;
 use crate::objective::ColumnConvex;
 use crate::rays::{ColumnCone, CompactRays, RatioCone, RayFamily};
 use crate::synthesis::master::{dual_bound, reduced_value, solve_master, Columns};
+use crate::synthesis::pricing::histogram::{price_histogram_lip, SeparableUtility};
+use crate::synthesis::pricing::histogram_ldp::price_histogram_ldp;
+use crate::synthesis::pricing::search::SearchStats;
 use crate::synthesis::pricing::{price_lip_box, price_staircase, Priced};
-use crate::synthesis::pricing_histogram::{price_histogram_lip, SeparableUtility};
-use crate::synthesis::pricing_histogram_ldp::price_histogram_ldp;
-use crate::synthesis::pricing_search::SearchStats;
 use crate::synthesis::{Method, Outcome, Run};
 use mechsynth_solvers::{BackendError, LpStatus};
 use std::time::Instant;
@@ -241,7 +241,7 @@ fn price_compact(
         },
     );
     let n = ratio.inputs();
-    let w = ratio.vertex_widening() + crate::synthesis::design_bound::gamma(2 * n + 8);
+    let w = ratio.vertex_widening() + crate::numeric::gamma_coarse(2 * n + 8);
     let largest_mu = mu.iter().map(|m| m.abs()).fold(0.0, f64::max);
     let delta = top + 4.0 * w * (top.abs() + largest_mu);
     let columns = best

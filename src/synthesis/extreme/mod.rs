@@ -16,13 +16,13 @@ pub(crate) use enumeration::enumerate_cone;
 pub use enumeration::{combined_cone, ENUMERATION_LIMIT};
 
 use super::master::{dual_bound, reduced_value, solve_master, Columns};
-use super::pricing_histogram::{SeparableUtility, HISTOGRAM_PRICING_MAX_INPUTS};
-use super::pricing_search::{more_rays_than, HISTOGRAM_SCAN_LIMIT};
+use super::pricing::histogram::{SeparableUtility, HISTOGRAM_PRICING_MAX_INPUTS};
+use super::pricing::search::{more_rays_than, HISTOGRAM_SCAN_LIMIT};
 use super::{Method, Outcome, Run};
 use crate::objective::ColumnConvex;
+use crate::policy::COMPACT_MAX_BYTES;
 use crate::privacy::PrivacyNotion;
 use crate::rays::{ColumnCone, CompactRays, RatioCone, RayFamily};
-use crate::synthesis::design::COMPACT_MAX_BYTES;
 use certificate::outcome_from;
 use column_generation::{column_generation, Pricer};
 use mechsynth_solvers::BackendError;

@@ -105,7 +105,7 @@ pub fn solve_ldp_interior(
         Goal::Minimize => 1.0,
         Goal::Maximize => -1.0,
     };
-    let scale = super::linear::cost_scale(coefficients);
+    let scale = super::cost_scale(coefficients);
     let to_problem = |v: f64| sign * v * scale;
     let mut c = vec![0.0; n * outputs];
     for (x, row) in coefficients.iter().enumerate() {
@@ -292,10 +292,10 @@ impl Data {
             .chunks(n)
             .map(|col| {
                 let d: Vec<f64> = col.iter().zip(&prices).map(|(c, p)| c - p).collect();
-                super::decompose_pricing::staircase(&d, 0.0).lower
+                super::decompose::pricing::staircase(&d, 0.0).lower
             })
             .collect();
-        let bound = super::decompose_pricing::lagrangian_bound(&prices, &lowers);
+        let bound = super::decompose::pricing::lagrangian_bound(&prices, &lowers);
         let rows = (0..n)
             .map(|_| (0..o).map(|y| f64::from(u8::from(y == best))).collect())
             .collect();

@@ -3,7 +3,7 @@
 
 use super::Data;
 use super::Point;
-use crate::synthesis::decompose_pricing::{lagrangian_bound, staircase};
+use crate::synthesis::decompose::pricing::{lagrangian_bound, staircase};
 use rayon::prelude::*;
 
 /// The projected channel's columns rise above their floor by at most `(e^eps - 1)(1 - this)`

@@ -34,11 +34,7 @@ use rayon::prelude::*;
 /// (`e^-40 = 4e-18`, far below the accepted gap).
 pub const LEVEL_CUTOFF: f64 = 40.0;
 
-/// `k u / (1 - k u)` with u the unit roundoff bound `f64::EPSILON` (Higham's gamma_k).
-pub fn gamma(k: usize) -> f64 {
-    let ku = k as f64 * f64::EPSILON;
-    ku / (1.0 - ku)
-}
+pub use crate::numeric::gamma_coarse as gamma;
 
 /// The levels of the program for `n` points at per-step log-ratio `t`: their weights `a^{-k}`
 /// (k = 0..=top), whether the top one is a floor, and a bound on the weights' relative error.

@@ -4,14 +4,7 @@ use super::newton::Point;
 use super::structure::Structure;
 use rayon::prelude::*;
 
-/// Unit roundoff of f64.
-const UNIT_ROUNDOFF: f64 = f64::EPSILON / 2.0;
-
-/// `gamma_k = k u / (1 - k u)`, the relative error bound of a k-term dot product (Higham).
-fn gamma(k: usize) -> f64 {
-    let ku = k as f64 * UNIT_ROUNDOFF;
-    (ku / (1.0 - ku)).next_up()
-}
+use crate::numeric::gamma;
 
 impl Structure {
     /// The rigorous lower bound at the point's duals (module docs), scaled units.

@@ -81,7 +81,7 @@ pub fn ratio_interior_applies(privacy: &[&dyn PrivacyNotion], n: usize) -> bool 
 
 fn ratio_rows(privacy: &[&dyn PrivacyNotion], n: usize) -> Option<Vec<(usize, usize, f64)>> {
     let cone = super::combined_cone(privacy, n)?;
-    let rows = super::lazy::cone_ratio_rows(&cone)?;
+    let rows = super::lp::lazy::cone_ratio_rows(&cone)?;
     (n >= 2 && rows.iter().all(|r| r.2 > 1.0 && r.2.is_finite())).then_some(rows)
 }
 
@@ -118,7 +118,7 @@ pub(crate) fn solve_rows(
         Goal::Minimize => 1.0,
         Goal::Maximize => -1.0,
     };
-    let scale = super::linear::cost_scale(coefficients);
+    let scale = super::cost_scale(coefficients);
     let to_problem = |v: f64| sign * v * scale;
     let costs: Vec<Vec<f64>> = coefficients
         .iter()

@@ -17,14 +17,7 @@ use super::shapes::Factors;
 use crate::synthesis::ratio_interior::ColumnDuals;
 use rayon::prelude::*;
 
-/// Unit roundoff of f64.
-const UNIT_ROUNDOFF: f64 = f64::EPSILON / 2.0;
-
-/// `gamma_k = k u / (1 - k u)` (Higham), rounded up.
-fn gamma(k: usize) -> f64 {
-    let ku = k as f64 * UNIT_ROUNDOFF;
-    (ku / (1.0 - ku)).next_up()
-}
+use crate::numeric::gamma;
 
 /// The bound `sum_x min_y r[x][y]` (module docs) at the template's duals carried to every
 /// output of the large lattice.

@@ -15,7 +15,7 @@
 
 use super::lattice::Lattice;
 use super::shapes::Factors;
-use crate::synthesis::decompose_pricing::ROW_VIOLATION;
+use crate::synthesis::ROW_VIOLATION;
 use mechsynth_solvers::{
     rigorous_lower_bound, BackendError, LinearProgram, LpBackend, Sense, SolveOptions,
 };

@@ -9,6 +9,14 @@
 //! `t`, so evaluating the clamped stationary point of every piece is exact. LDP adds a
 //! Dinkelbach iteration for the ratio.
 
+pub(crate) mod histogram;
+pub(crate) mod histogram_ldp;
+pub(crate) mod search;
+
+pub use histogram::{price_histogram_lip, SeparableUtility, HISTOGRAM_PRICING_MAX_INPUTS};
+pub use histogram_ldp::price_histogram_ldp;
+pub use search::SearchStats;
+
 /// Dinkelbach stops when `max_r (N(r) - theta D(r))` is below this (relative).
 const DINKELBACH_TOLERANCE: f64 = 1e-13;
 /// Most Dinkelbach iterations (it converges superlinearly; a handful is typical).

@@ -3,16 +3,16 @@
 //! ([`crate::rays::CompactRays`]) and each round decodes and prices all of them in parallel.
 //!
 //! The value priced is the reduced value `rho(q) = (h(q) - mu . q) / (1 . q)` with
-//! `h(q) = sum_k (v_k . q)^2 / (pi . q)` (see [`super::design_bound`]); the largest over every
+//! `h(q) = sum_k (v_k . q)^2 / (pi . q)` (see [`crate::synthesis::design::bound`]); the largest over every
 //! ray, with a margin for rounding and for the distance between a computed vertex and the exact
 //! one, is the `delta` of the certified bound (docs/frequency.md, "Pricing without listing").
 
-use super::design_bound::gamma;
 use crate::rays::{CompactRays, RatioCone};
+use crate::synthesis::design::bound::gamma;
 use nalgebra::DMatrix;
 
 /// What pricing found.
-pub(super) struct ScanPriced {
+pub(crate) struct ScanPriced {
     /// An upper bound on the largest reduced value over every ray (at least zero); `None`
     /// when the scan cannot bound it (a zero in `pi`).
     pub delta: Option<f64>,
@@ -22,7 +22,7 @@ pub(super) struct ScanPriced {
 
 /// For each input `x`, the ray with the most mass on it: every other input as low as `x`
 /// allows (`q_y = q_x / f_xy`), an extreme ray whose tight pairs form a star.
-pub(super) fn peak_rays(ratio: &RatioCone) -> Vec<Vec<f64>> {
+pub(crate) fn peak_rays(ratio: &RatioCone) -> Vec<Vec<f64>> {
     let n = ratio.inputs();
     (0..n)
         .map(|x| (0..n).map(|y| 1.0 / ratio.factor(x, y)).collect())
@@ -34,7 +34,7 @@ pub(super) fn peak_rays(ratio: &RatioCone) -> Vec<Vec<f64>> {
 /// largest value computed plus a margin for rounding and for the vertex widening, on the
 /// magnitude `sum_k max_x v_xk^2 / min_x pi_x + max_x |mu_x|` that bounds every ray's terms
 /// (each normalized to `1 . q = 1`); with a zero in `pi` the scan gives no bound.
-pub(super) fn price_by_scan(
+pub(crate) fn price_by_scan(
     ratio: &RatioCone,
     store: &CompactRays,
     v: &DMatrix<f64>,

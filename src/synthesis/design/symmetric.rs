@@ -17,19 +17,19 @@
 //! `alpha` is linear in `omega` under a linear constraint, so the best design is one `k*`
 //! maximizing `g_k`: subset selection (Ye and Barg, "Optimal schemes for discrete distribution
 //! estimation under locally differential privacy", IEEE Trans. Inf. Theory 64(8), 2018) is
-//! exactly optimal at a uniform distribution for every n. The bound of [`super::design_bound`]
+//! exactly optimal at a uniform distribution for every n. The bound of [`crate::synthesis::design::bound`]
 //! specializes to `2 tr(J0^-1) - max_r h(r)` over every ray, where `h` depends on a ray only
 //! through its number of high entries; with `J0` at any `alpha > 0` it equals
 //! `2 (n - 1) / alpha + 1 / n - (n - 1) G / alpha^2` with `G = max_k g_k`, which is at most the
 //! optimum and meets it at `alpha = G`. The channel is a balanced cyclic design
-//! ([`super::balanced::balanced_blocks`]) with the same Fisher information.
+//! ([`crate::synthesis::design::balanced::balanced_blocks`]) with the same Fisher information.
 
-use super::balanced::{balanced_blocks, BALANCED_MAX_ENTRIES};
-use super::design_bound::gamma;
-use super::{Method, Outcome, Run, Status};
 use crate::objective::FrequencyMse;
 use crate::privacy::PrivacyNotion;
 use crate::rays::RayFamily;
+use crate::synthesis::design::balanced::{balanced_blocks, BALANCED_MAX_ENTRIES};
+use crate::synthesis::design::bound::gamma;
+use crate::synthesis::{Method, Outcome, Run, Status};
 
 /// `g_k` for `k = 1 .. n-1`: the Fisher-information gain per unit of row mass of the uniform
 /// design over rays with `k` high entries.

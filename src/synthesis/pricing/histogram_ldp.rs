@@ -15,11 +15,11 @@
 //! larger of `F(1 / B_hi)` and `F(1 / B_lo)`, where `F(y)` is the fixed part plus
 //! `max_r t_x(r, y)` for every free coordinate: `F` is convex, so its maximum over the interval
 //! is at an end, and it is at least the value of every pattern below the node. Pruning and the
-//! returned bound follow the LIP pricer (`pricing_histogram`).
+//! returned bound follow the LIP pricer (`histogram`).
 
-use super::design_bound::gamma;
-use super::pricing::Priced;
-use super::pricing_search::{Best, SearchStats};
+use crate::numeric::gamma_coarse as gamma;
+use crate::synthesis::pricing::search::{Best, SearchStats};
+use crate::synthesis::pricing::Priced;
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -147,7 +147,7 @@ impl Tree<'_> {
     }
 }
 
-/// Exact LDP histogram pricing, as [`super::pricing_histogram::price_histogram_lip`]: columns
+/// Exact LDP histogram pricing, as [`crate::synthesis::pricing::histogram::price_histogram_lip`]: columns
 /// are staircase patterns normalized to `p . r = 1`, best first; `delta` bounds every reduced
 /// value `(g(r) - mu . r) / (p . r)` from above, and is at least `floor`.
 pub fn price_histogram_ldp(

@@ -22,8 +22,7 @@ use mechsynth_solvers::{rigorous_lower_bound, BackendError, LinearProgram, LpBac
 const INITIAL_ROWS_PER_INPUT: usize = 8;
 /// Ratio rows are added lazily only when there are more than this many per input.
 const LAZY_ROWS_PER_INPUT: usize = 16;
-/// A ratio row counts as violated when `q_a - e^f q_b` exceeds this (entries are in [0, 1]).
-pub(crate) const ROW_VIOLATION: f64 = 1e-9;
+use crate::synthesis::ROW_VIOLATION;
 /// Most violated rows added per re-solve, per input.
 const ADDED_ROWS_PER_INPUT: usize = 4;
 

@@ -1,22 +1,18 @@
 //! The certified lower bound of an optimal design (docs/frequency.md, "The certified bound").
 
-use super::design_compact::price_by_scan;
-use super::design_rays::Rays;
-use super::master::{dual_bound, reduced_value, solve_master, Columns};
-use super::{barrier::MasterPoint, Run};
 use crate::objective::FrequencyMse;
 use crate::rays::{ColumnCone, CompactRays, RatioCone};
+use crate::synthesis::design::compact::price_by_scan;
+use crate::synthesis::design::rays::Rays;
+use crate::synthesis::master::{dual_bound, reduced_value, solve_master, Columns};
+use crate::synthesis::{design::barrier::MasterPoint, Run};
 use mechsynth_solvers::BackendError;
 use nalgebra::{DMatrix, DVector};
 
-/// `gamma_k = k u / (1 - k u)`: the relative error bound of a k-term dot product.
-pub(crate) fn gamma(k: usize) -> f64 {
-    let ku = k as f64 * f64::EPSILON;
-    ku / (1.0 - ku)
-}
+pub(crate) use crate::numeric::gamma_coarse as gamma;
 
 /// An upper bound on `h(r) = sum_k (v_k . r)^2 / (pi . r)` in floating point.
-pub(super) fn h_upper(v: &DMatrix<f64>, r: &[f64], pi: &[f64]) -> f64 {
+pub(crate) fn h_upper(v: &DMatrix<f64>, r: &[f64], pi: &[f64]) -> f64 {
     let n = r.len();
     let g = gamma(n + 2);
     let lambda: f64 = r.iter().zip(pi).map(|(a, b)| a * b).sum::<f64>() * (1.0 - g);
@@ -34,10 +30,10 @@ pub(super) fn h_upper(v: &DMatrix<f64>, r: &[f64], pi: &[f64]) -> f64 {
 
 /// A certified lower bound on the trace (minus infinity when pricing could not bound every
 /// ray), and the rays with positive reduced value (value, index), best first.
-pub(super) type Priced = (f64, Vec<(f64, usize)>);
+pub(crate) type Priced = (f64, Vec<(f64, usize)>);
 
 /// How the rays are priced.
-pub(super) enum Pricing<'a> {
+pub(crate) enum Pricing<'a> {
     /// Every ray is in the list: scan it.
     Scan,
     /// The list holds only the rays found so far; every ray is in this store of tree codes:
@@ -48,7 +44,7 @@ pub(super) enum Pricing<'a> {
 /// The certified lower bound on `min tr(C^T J^-1 C)` from the master's point: `v = J^-1 C`
 /// there, prices from the extreme-ray LP with column values `h` over the master's rays, and
 /// the pricing gap over every ray. Also the rays with positive reduced value, best first.
-pub(super) fn lower_bound(
+pub(crate) fn lower_bound(
     rays: &mut Rays,
     cone: &ColumnCone,
     design: &FrequencyMse,

@@ -8,13 +8,13 @@
 //! [`mechsynth_solvers::rigorous_lower_bound`]) bounds the full optimum; the loop ends when the
 //! solution violates no row, and certification then checks every pair of the emitted channel.
 
-use super::decompose_pricing::ROW_VIOLATION;
-use super::linear::cost_scale;
-use super::symmetry::{preserving, Orbits};
-use super::{Method, Outcome, RoundTrace, Run, Status};
 use crate::objective::Goal;
 use crate::privacy::PrivacyNotion;
 use crate::rays::ColumnCone;
+use crate::synthesis::cost_scale;
+use crate::synthesis::symmetry::{preserving, Orbits};
+use crate::synthesis::ROW_VIOLATION;
+use crate::synthesis::{Method, Outcome, RoundTrace, Run, Status};
 use mechsynth_solvers::{rigorous_lower_bound, BackendError, LpStatus};
 
 /// Ratio rows per input and column in the first round.
@@ -71,7 +71,7 @@ pub fn lazy_symmetry_order(
     if symmetries.len() <= 1 {
         return 1;
     }
-    let Some(cone) = super::combined_cone(privacy, coefficients.len()) else {
+    let Some(cone) = crate::synthesis::combined_cone(privacy, coefficients.len()) else {
         return 1;
     };
     let Some(ratios) = ratio_rows(&cone) else {
@@ -84,7 +84,7 @@ pub fn lazy_symmetry_order(
 /// Solve `min/max sum c[x][y] Q[x][y]` with lazily added ratio rows; `None` when the notions
 /// are not all ratio rows or there are few of them (one LP with all rows is then the method).
 /// `symmetries` are candidate permutations of the symbols (see
-/// [`super::symmetry::point_symmetries`]); those that preserve the problem bit for bit reduce
+/// [`crate::synthesis::symmetry::point_symmetries`]); those that preserve the problem bit for bit reduce
 /// the program to one variable per orbit.
 pub fn solve_with_lazy_rows(
     privacy: &[&dyn PrivacyNotion],
@@ -94,7 +94,7 @@ pub fn solve_with_lazy_rows(
     run: &Run,
 ) -> Result<Option<Outcome>, BackendError> {
     let n = coefficients.len();
-    let Some(cone) = super::combined_cone(privacy, n) else {
+    let Some(cone) = crate::synthesis::combined_cone(privacy, n) else {
         return Ok(None);
     };
     let Some(ratios) = ratio_rows(&cone) else {
@@ -260,20 +260,20 @@ fn add_violated(
 /// One LP with ratio rows added as violated, behind the common trait.
 pub struct LazyRowsMethod;
 
-impl super::LinearMethod for LazyRowsMethod {
+impl crate::synthesis::LinearMethod for LazyRowsMethod {
     fn choice(&self) -> crate::policy::MethodChoice {
         crate::policy::MethodChoice::LazyRows
     }
 
-    fn refusal(&self, _: &super::Task) -> String {
+    fn refusal(&self, _: &crate::synthesis::Task) -> String {
         format!("lazy rows need notions made only of ratio rows, more than {LAZY_ROWS_PER_INPUT} per input (d-privacy, context-ldp)")
     }
 
     fn solve(
         &self,
-        task: &super::Task,
+        task: &crate::synthesis::Task,
         run: &Run,
-    ) -> Result<Option<super::MethodOutcome>, super::SolveError> {
+    ) -> Result<Option<crate::synthesis::MethodOutcome>, crate::synthesis::SolveError> {
         let Some(coefficients) = task.coefficients else {
             return Ok(None);
         };
@@ -284,7 +284,7 @@ impl super::LinearMethod for LazyRowsMethod {
             task.symmetries(),
             run,
         )?;
-        Ok(outcome.map(|outcome| super::MethodOutcome {
+        Ok(outcome.map(|outcome| crate::synthesis::MethodOutcome {
             outcome,
             encoding: task.cone_encoding("ratio rows added as violated (see the method notes)"),
         }))

@@ -12,8 +12,8 @@
 //! sample's hull with high probability), reduced to at most `n/2 + 1` blocks by Caratheodory
 //! steps.
 
-use super::master::null_vector;
-use super::Run;
+use crate::synthesis::master::null_vector;
+use crate::synthesis::Run;
 use mechsynth_solvers::{LinearProgram, Sense};
 use nalgebra::{DMatrix, DVector};
 use rand::{seq::index::sample, SeedableRng};

@@ -1,6 +1,13 @@
 //! Linear objectives: one LP over the channel (a conic program under mutual-information
 //! privacy), bounded rigorously from the backend's duals.
 
+pub(crate) mod lazy;
+
+pub use lazy::{
+    lazy_symmetry_order, solve_with_lazy_rows, LAZY_MIN_INPUTS, LAZY_ROWS_PER_INPUT,
+    LAZY_SYMMETRIC_MIN_INPUTS, LAZY_SYMMETRY_ORDER, LAZY_WARM_MIN_INPUTS,
+};
+
 use super::{Method, Outcome, Run, Status};
 use crate::formulation::ChannelLp;
 use crate::objective::Goal;
@@ -23,20 +30,6 @@ fn build(
     }
     let encoding = privacy.iter().map(|p| p.encode(&mut lp)).collect();
     (lp, encoding)
-}
-
-/// A power of two near the largest coefficient: dividing by it is exact and brings the costs
-/// to order 1, whatever the units of the loss.
-pub(crate) fn cost_scale(coefficients: &[Vec<f64>]) -> f64 {
-    let largest = coefficients
-        .iter()
-        .flatten()
-        .fold(0.0f64, |m, c| m.max(c.abs()));
-    if largest > 0.0 && largest.is_finite() {
-        2f64.powi(largest.log2().round() as i32)
-    } else {
-        1.0
-    }
 }
 
 /// An objective that is identically zero: every feasible channel is optimal with value 0, so
@@ -83,7 +76,7 @@ pub fn solve_linear(
     if coefficients.iter().flatten().all(|c| *c == 0.0) {
         return trivial(privacy, coefficients.len(), run);
     }
-    let scale = cost_scale(coefficients);
+    let scale = super::cost_scale(coefficients);
     let multiplier = sign / scale;
     let (lp, encoding) = build(privacy, coefficients, multiplier);
     let conic = !lp.program().exp_cones().is_empty();

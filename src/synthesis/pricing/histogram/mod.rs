@@ -32,8 +32,8 @@
 
 mod tree;
 
-use super::pricing::Priced;
-use super::pricing_search::{Best, SearchStats};
+use crate::synthesis::pricing::search::{Best, SearchStats};
+use crate::synthesis::pricing::Priced;
 use rayon::prelude::*;
 use std::time::Instant;
 use tree::search_free;

@@ -6,7 +6,7 @@
 //! those rows changes neither (Caratheodory): a support larger than that count can be reduced
 //! without changing the objective (Pukelsheim, *Optimal Design of Experiments*, 1993, Sec. 8.2).
 
-use super::master::null_vector;
+use crate::synthesis::master::null_vector;
 use nalgebra::{DMatrix, DVector};
 
 /// Weights below this fraction of the largest are dropped.

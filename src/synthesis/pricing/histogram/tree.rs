@@ -3,8 +3,8 @@
 //! node bounds (window ends and chord) and the scan of the leaves.
 
 use super::{FreeSearch, SeparableUtility, Slice};
-use crate::synthesis::design_bound::gamma;
-use crate::synthesis::pricing_search::{Best, RangeMax, SearchStats};
+use crate::numeric::gamma_coarse as gamma;
+use crate::synthesis::pricing::search::{Best, RangeMax, SearchStats};
 use std::time::Instant;
 
 /// Coordinates tabulated at the leaves (2^INNER_BITS entries per free coordinate).

@@ -1,9 +1,10 @@
 //! Both ways of pricing a design over a ratio cone give the same certified optimum: every ray
 //! listed as floats, and every ray kept as a tree code (forced here by a list limit of zero).
 
-use super::{design_with_list_limit, ENUMERATION_LIMIT};
+use super::design_with_list_limit;
 use crate::privacy::PrivacyNotion;
 use crate::problem::{Problem, ProblemSpec};
+use crate::synthesis::ENUMERATION_LIMIT;
 use crate::synthesis::{Method, Run, Status};
 use mechsynth_solvers::{ClarabelBackend, SolveOptions};
 use std::path::Path;

@@ -1,6 +1,6 @@
 //! Certified optimal channels for frequency estimation: an optimal design over the extreme rays
 //! of the column cone, by column generation with a restricted master solved by a barrier
-//! method ([`super::barrier`]) and pricing by scanning every ray.
+//! method ([`super::design::barrier`]) and pricing by scanning every ray.
 //!
 //! Why rays suffice: each term `q q^T / (pi . q)` of the Fisher information `J` is
 //! matrix-convex and positively homogeneous in the column, so splitting a column into extreme
@@ -13,14 +13,24 @@
 //! [`super::master::dual_bound`]). With `v_k = J^-1 c_k` at the master's point and its prices,
 //! the bound meets the optimum when the master is optimal over every ray.
 
-use super::barrier::{solve_restricted, MasterPoint};
-use super::design_bound::{gamma, lower_bound, Pricing};
-use super::design_compact::peak_rays;
-use super::design_rays::{
+pub(crate) mod balanced;
+pub(crate) mod barrier;
+pub(crate) mod bound;
+pub(crate) mod compact;
+pub(crate) mod rays;
+pub(crate) mod support;
+pub(crate) mod symmetric;
+
+pub use symmetric::solve_symmetric_design;
+
+use super::design::barrier::{solve_restricted, MasterPoint};
+use super::design::bound::{gamma, lower_bound, Pricing};
+use super::design::compact::peak_rays;
+use super::design::rays::{
     estimable, initial_set, interior_start, mixture_columns, Rays, DESIGN_DIRECT_LIMIT,
 };
+use super::design::support::emitted_rows;
 use super::extreme::{combined_cone, enumerate_cone, timed_out, ENUMERATION_LIMIT};
-use super::support::emitted_rows;
 use super::{Method, Outcome, Run, Status};
 use crate::objective::FrequencyMse;
 use crate::privacy::PrivacyNotion;
@@ -30,9 +40,7 @@ use std::time::Instant;
 
 /// Column generation stops when the certified gap is below this, relative to the value.
 pub const DESIGN_GAP_TOLERANCE: f64 = 1e-9;
-/// Most memory for extreme rays kept as tree codes; a cone with more falls back to the local
-/// method.
-pub(crate) const COMPACT_MAX_BYTES: usize = 1 << 30;
+use crate::policy::COMPACT_MAX_BYTES;
 /// Pricing over tree codes brings this many of the best rays per input into each round.
 const SEARCH_KEEP_PER_INPUT: usize = 8;
 /// Most column-generation rounds.
@@ -246,5 +254,4 @@ fn design_with_list_limit(
 }
 
 #[cfg(test)]
-#[path = "design_tests.rs"]
 mod tests;

@@ -2,15 +2,15 @@
 //! mixture and constant columns) and the first masters over them: which rays to start with, a
 //! strictly feasible starting point, and whether the queries can be estimated at all.
 
-use super::barrier::DesignData;
-use super::{design_bound::h_upper, Run};
 use crate::objective::FrequencyMse;
 use crate::rays::{dot, ColumnCone};
+use crate::synthesis::design::barrier::DesignData;
+use crate::synthesis::{design::bound::h_upper, Run};
 use mechsynth_solvers::{LinearProgram, Sense};
 use nalgebra::{DMatrix, DVector};
 
 /// Up to this many rays the master starts with all of them.
-pub(super) const DESIGN_DIRECT_LIMIT: usize = 300;
+pub(crate) const DESIGN_DIRECT_LIMIT: usize = 300;
 /// A ray whose weight in the interior start is below this fraction of the cap cannot carry
 /// weight in the current master.
 const START_WEIGHT_FLOOR: f64 = 1e-7;
@@ -22,7 +22,7 @@ const MIXTURE_BISECTIONS: usize = 50;
 const START_COUPLING_MARGIN: f64 = 1e-3;
 
 /// Generators: lifted and normalized to `1 . q = 1`, their input parts, coupling values.
-pub(super) struct Rays {
+pub(crate) struct Rays {
     /// How many generators at the end are not extreme rays (mixture and constant columns).
     pub extra: usize,
     /// Lifted generators.
@@ -34,7 +34,7 @@ pub(super) struct Rays {
 }
 
 impl Rays {
-    pub(super) fn new(cone: &ColumnCone, lifted: Vec<Vec<f64>>) -> Self {
+    pub(crate) fn new(cone: &ColumnCone, lifted: Vec<Vec<f64>>) -> Self {
         let mut q = Vec::new();
         let mut lifted_all = Vec::new();
         let mut coupling: Vec<Vec<f64>> = vec![Vec::new(); cone.coupling.len()];
@@ -60,7 +60,7 @@ impl Rays {
 
     /// Add one generator (normalized to `1 . q = 1`) unless it is already there (to
     /// `SAME_RAY`, relative); its index.
-    pub(super) fn push(&mut self, cone: &ColumnCone, q: &[f64]) -> usize {
+    pub(crate) fn push(&mut self, cone: &ColumnCone, q: &[f64]) -> usize {
         debug_assert_eq!(cone.aux, 0, "generators found by search are not lifted");
         let s: f64 = q.iter().sum();
         let z: Vec<f64> = q.iter().map(|v| v / s).collect();
@@ -80,7 +80,7 @@ impl Rays {
         self.q.len() - 1
     }
 
-    pub(super) fn data<'a>(
+    pub(crate) fn data<'a>(
         &'a self,
         set: &[usize],
         cone: &ColumnCone,
@@ -103,7 +103,7 @@ impl Rays {
 
 /// Whether the queries lie in the range of `sum_r r r^T / (pi . r)` over every ray (the largest
 /// Fisher information's range): otherwise no channel estimates them.
-pub(super) fn estimable(rays: &Rays, design: &FrequencyMse) -> bool {
+pub(crate) fn estimable(rays: &Rays, design: &FrequencyMse) -> bool {
     let n = design.distribution().len();
     let mut j = DMatrix::zeros(n, n);
     for r in &rays.q {
@@ -124,7 +124,7 @@ pub(super) fn estimable(rays: &Rays, design: &FrequencyMse) -> bool {
 /// optimal face, so every ray that can be positive is). Rays left at zero are dropped; they
 /// return through pricing when other rays make room for them. `None` when the backend finds
 /// no point.
-pub(super) fn interior_start(
+pub(crate) fn interior_start(
     rays: &Rays,
     cone: &ColumnCone,
     set: &[usize],
@@ -170,7 +170,7 @@ pub(super) fn interior_start(
 
 /// The columns `(1 - t) / n + t e_x` of the k-RR-like mixture with the largest `t` (to
 /// bisection accuracy) that keeps every one in the cone; none when only `t = 0` does.
-pub(super) fn mixture_columns(cone: &ColumnCone) -> Vec<Vec<f64>> {
+pub(crate) fn mixture_columns(cone: &ColumnCone) -> Vec<Vec<f64>> {
     let n = cone.n;
     let columns = |t: f64| -> Vec<Vec<f64>> {
         (0..n)
@@ -203,7 +203,7 @@ pub(super) fn mixture_columns(cone: &ColumnCone) -> Vec<Vec<f64>> {
 
 /// The rays to start column generation with: all of them when few, otherwise for each input the
 /// ray that puts the most mass on it, and the rays best for `J = I`.
-pub(super) fn initial_set(rays: &Rays, design: &FrequencyMse) -> Vec<usize> {
+pub(crate) fn initial_set(rays: &Rays, design: &FrequencyMse) -> Vec<usize> {
     let count = rays.q.len();
     if count <= DESIGN_DIRECT_LIMIT {
         return (0..count).collect();

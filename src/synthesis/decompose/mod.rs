@@ -2,8 +2,8 @@
 //!
 //! A linear objective `sum_{x,y} c[x][y] Q[x][y]` is a sum of per-column costs `c_y . q_y`, and a
 //! polyhedral notion without coupling rows confines each column to a cone C; the columns meet
-//! only in the `n` row sums. The restricted master (`decompose_master.rs`) chooses weights over
-//! generated columns; pricing (`decompose_pricing.rs`) finds, for every output, the column of
+//! only in the `n` row sums. The restricted master (`master.rs`) chooses weights over
+//! generated columns; pricing (`pricing.rs`) finds, for every output, the column of
 //! least reduced cost. For any prices `p`, every channel satisfies
 //!
 //! ```text
@@ -16,13 +16,16 @@
 //! at every round, so the gap is known throughout and the loop stops when it closes or the time
 //! runs out (returning the master's channel, its bound and its gap).
 
-use super::decompose_master::{channel_rows, solve_master, Column, MasterPoint};
-use super::decompose_pricing::{lagrangian_bound, Pricer};
+pub(crate) mod master;
+pub(crate) mod pricing;
+
 use super::{Method, Outcome, Run, Status};
 use crate::objective::Goal;
 use crate::privacy::PrivacyNotion;
 use crate::rays::RayFamily;
+use master::{channel_rows, solve_master, Column, MasterPoint};
 use mechsynth_solvers::{backend, BackendError, LpBackend};
+use pricing::{lagrangian_bound, Pricer};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
@@ -110,7 +113,7 @@ pub fn solve_by_decomposition(
         Goal::Minimize => 1.0,
         Goal::Maximize => -1.0,
     };
-    let scale = super::linear::cost_scale(coefficients);
+    let scale = super::cost_scale(coefficients);
     let to_problem = |v: f64| sign * v * scale;
     let outputs = coefficients.first().map_or(0, Vec::len);
     let costs: Vec<Vec<f64>> = (0..outputs)
