@@ -30,7 +30,7 @@ def solve_linear(a, b):
 
 
 def tight_constraints_mechanism(d, eps):
-    """The LE mechanism of range-and-frequency-d-privacy-slides.txt: p_jk = e^{-eps d_jk} p_kk
+    """The LE mechanism of [dP-slides]: p_jk = e^{-eps d_jk} p_kk
     with rows summing to 1. Returns the diagonal p_kk."""
     n = len(d)
     k = [[math.exp(-eps * d[j][kk]) for kk in range(n)] for j in range(n)]
@@ -242,7 +242,7 @@ def main():
     e01, e10 = 0.5, 2.0
     q01 = (e(e01) - 1) / (e(e01 + e10) - 1)
     q10 = (e(e10) - 1) / (e(e01 + e10) - 1)
-    print("   tight point of DESIGN.md (loss 0.5 (Q01 + Q10)):", 0.5 * (q01 + q10))
+    print("   tight point of docs/design-notes.md (loss 0.5 (Q01 + Q10)):", 0.5 * (q01 + q10))
     inf = float("inf")
     print("mangat-binary:", binary_lp([0.5, 0.5], context_constraints([[0, inf], [1.0, 0]])))
     print("high-low-4 (S = {0}):", 3 * e(-1.0) / 4)

@@ -240,7 +240,7 @@ fn krr(n: usize, eps: f64) -> Channel {
     .unwrap()
 }
 
-/// lip-data-aggregation.txt Theorem 3: q_mm = 1 - (1 - P_m) e^-eps, q_mk = P_k e^-eps.
+/// [LIP-agg] Theorem 3: q_mm = 1 - (1 - P_m) e^-eps, q_mk = P_k e^-eps.
 fn theorem3(prior: &[f64], eps: f64) -> Option<Channel> {
     let r = (-eps).exp();
     let n = prior.len();

@@ -77,7 +77,7 @@ fn huge_epsilon_and_domain_are_rejected_with_their_keys() {
 
 #[test]
 fn co_location_is_maximized_and_matches_the_tight_constraints_mechanism_on_a_line() {
-    // range-and-frequency-d-privacy-slides.txt: p_kk = 1/(1+r) at the ends and (1-r)/(1+r)
+    // [dP-slides]: p_kk = 1/(1+r) at the ends and (1-r)/(1+r)
     // inside, r = e^-eps, is optimal for sum_k p_kk on a line (checked by problems/derive.py).
     let p = problem("[domain]\nline = 6\n[[privacy]]\nnotion = \"d-privacy\"\nmetric = \"line\"\nepsilon = 0.8\n[objective]\nkind = \"co-location\"\n").unwrap();
     let r = solve(&p, &SolveOptions::default()).unwrap();

@@ -1,9 +1,9 @@
 //! Objectives that are sums over the channel's columns of a convex, positively homogeneous
 //! function: the Bayesian MMSE of a (weighted) sum and of a histogram with the posterior-mean
-//! estimator (lip-data-aggregation.txt eq. 14, 18, 28, 31), and mutual information.
+//! estimator ([LIP-agg] eq. 14, 18, 28, 31), and mutual information.
 //!
 //! Each has the form `offset + scale * sum_y g(q_y)` with `g` convex and `g(c q) = c g(q)`;
-//! maximizing `sum_y g(q_y)` is what makes the extreme-ray LP exact (DESIGN.md).
+//! maximizing `sum_y g(q_y)` is what makes the extreme-ray LP exact (docs/design-notes.md, "Extreme rays").
 
 use super::{Goal, Objective};
 use crate::channel::Channel;
@@ -58,7 +58,7 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 
 /// Per-user Bayesian MMSE of `S = weight * f(X) + offset` with the posterior-mean estimator:
 /// `Var S - Var E[S|Y] = w^2 (Var f - sum_y (a . q_y)^2 / lambda_y + (E f)^2)` with
-/// `a_x = f(x) p_x` (lip-data-aggregation.txt eq. 14, 28). Values are centred first, which
+/// `a_x = f(x) p_x` ([LIP-agg] eq. 14, 28). Values are centred first, which
 /// changes nothing exactly and avoids cancellation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MmseSum {
@@ -115,7 +115,7 @@ impl ColumnConvex for MmseSum {
 }
 
 /// Per-user histogram MMSE: `sum_k (Var 1{X=k} - Var P(X=k|Y)) =
-/// 1 - sum_y sum_k (p_k Q[k][y])^2 / lambda_y` (lip-data-aggregation.txt eq. 31).
+/// 1 - sum_y sum_k (p_k Q[k][y])^2 / lambda_y` ([LIP-agg] eq. 31).
 #[derive(Debug, Clone, PartialEq)]
 pub struct MmseHistogram {
     prior: Vec<f64>,
@@ -275,7 +275,7 @@ impl Objective for ColumnObjective {
 mod tests {
     use super::*;
 
-    /// MSE of the binary LDP optimum (lip-data-aggregation.txt eq. 24) for one user,
+    /// MSE of the binary LDP optimum ([LIP-agg] eq. 24) for one user,
     /// recomputed from its own formula.
     #[test]
     fn binary_mmse_matches_eq_24_for_warner() {

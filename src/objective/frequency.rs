@@ -1,5 +1,5 @@
 //! Frequency-estimation MSE of the efficient unbiased estimator, through the Fisher information
-//! of the reports about the input distribution (DESIGN.md, "Optimal design"; docs/frequency.md).
+//! of the reports about the input distribution (docs/design-notes.md, "Optimal design"; docs/frequency.md).
 //!
 //! For a channel with columns `q_y` and true distribution `pi`, let `lambda_y = pi . q_y` and
 //! `J(Q) = sum_y q_y q_y^T / lambda_y`. The estimator `pi_hat = J^-1 sum_y (c_y / N) q_y /

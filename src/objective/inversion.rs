@@ -1,5 +1,5 @@
 //! Frequency-estimation MSE of the unbiased inversion estimator
-//! (range-and-frequency-d-privacy-slides.txt, "Frequency Estimation" and "Evaluation"):
+//! ([dP-slides], "Frequency Estimation" and "Evaluation"):
 //! `c_hat = (P^T)^{-1} c_out`, with `MSE_freq = sum_k sum_j c_j^* sum_i q_ki^2 p_ji - N` for
 //! counts, where `q = (P^T)^{-1}`. Divided by `N^2` it is the MSE of the estimated frequencies:
 //! `(sum_i lambda_i ||row_i(P^-1)||^2 - 1) / N` with `lambda = P^T pi`. Neither convex nor

@@ -84,7 +84,7 @@ impl LinearObjective {
     }
 
     /// Co-location `sum_x Q[x][x]` (maximized): the objective of the tight-constraints mechanism
-    /// in range-and-frequency-d-privacy-slides.txt.
+    /// in [dP-slides].
     pub fn co_location(n: usize) -> Self {
         let coefficients = (0..n)
             .map(|x| (0..n).map(|y| f64::from(u8::from(x == y))).collect())

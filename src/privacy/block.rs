@@ -1,4 +1,4 @@
-//! Block-structured LDP (context-aware-ldp.txt, Definition 4): the domain is partitioned into
+//! Block-structured LDP ([CA-LDP], Definition 4): the domain is partitioned into
 //! blocks; symbols in one block are eps-indistinguishable, symbols in different blocks are not
 //! protected (`+inf`) or protected at a second level `epsilon_across`.
 

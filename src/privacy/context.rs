@@ -1,4 +1,4 @@
-//! Context-aware LDP with a privacy matrix (context-aware-ldp.txt, Definition 2; arXiv
+//! Context-aware LDP with a privacy matrix ([CA-LDP], Definition 2; arXiv
 //! 1911.00038): `Q[x][y] <= e^{E[x][x']} Q[x'][y]`, entries of E non-negative, possibly `+inf`
 //! (no constraint) and asymmetric. Here `E = epsilon * U` for a unit matrix U, so the achieved
 //! leakage is reported as the smallest such epsilon.
@@ -199,7 +199,7 @@ pub(crate) fn checked_pairs(unit: &[Vec<f64>], n: usize) -> Vec<(usize, usize)> 
 /// shortest-path closure of `e` (constraints compose along paths, so D is implied by E, and
 /// E's constraints are implied by D's since `D <= E`). A pair is dropped when a path through a
 /// third symbol with two positive legs is no longer than it: for a line metric this leaves the
-/// adjacent pairs, for a grid with Manhattan distance the grid edges (DESIGN.md).
+/// adjacent pairs, for a grid with Manhattan distance the grid edges (docs/design-notes.md, "Compact encodings").
 pub(crate) fn essential_pairs(e: &[Vec<f64>]) -> Vec<(usize, usize, f64)> {
     let n = e.len();
     let mut d: Vec<Vec<f64>> = e.to_vec();

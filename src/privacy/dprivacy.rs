@@ -1,4 +1,4 @@
-//! Local d-privacy (range-and-frequency-d-privacy-slides.txt): `Q[x][y] <= e^{eps d(x,x')}
+//! Local d-privacy ([dP-slides]): `Q[x][y] <= e^{eps d(x,x')}
 //! Q[x'][y]` for a metric d. A context-aware LDP with privacy matrix `eps * d`.
 
 use super::context::{

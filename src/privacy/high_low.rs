@@ -1,4 +1,4 @@
-//! High-low LDP (context-aware-ldp.txt, Definition 3): only the sensitive symbols S are
+//! High-low LDP ([CA-LDP], Definition 3): only the sensitive symbols S are
 //! protected, `Q[s][y] <= e^eps Q[x][y]` for `s` in S and every `x` (privacy matrix
 //! `E[s][x] = eps`, `E[x][x'] = +inf` for `x` not in S).
 

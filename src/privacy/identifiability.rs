@@ -1,5 +1,5 @@
 //! eps-differential identifiability with prior p: `p_x Q[x][y] <= e^eps p_x' Q[x'][y]` for all
-//! `x, x'` in the support of p and all y (context-aware-lip.txt, Section III).
+//! `x, x'` in the support of p and all y ([CA-LIP], Section III).
 
 use super::{encode_envelope, envelope_leakage, Check, PrivacyNotion};
 use crate::channel::Channel;

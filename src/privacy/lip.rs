@@ -1,11 +1,11 @@
-//! Local Information Privacy (lip-data-aggregation.txt, Definition 1; context-aware-lip.txt,
+//! Local Information Privacy ([LIP-agg], Definition 1; [CA-LIP],
 //! Definition 2): `e^-eps <= Q[x][y] / lambda_y <= e^eps` for every input with positive prior and
 //! every output with `lambda_y = sum_x p_x Q[x][y] > 0`.
 //!
-//! Bounded-prior LIP (context-aware-lip.txt, Section IV) asks the same for every prior in a set;
+//! Bounded-prior LIP ([CA-LIP], Section IV) asks the same for every prior in a set;
 //! the condition is linear in the prior for fixed Q, so for the convex hull of a list of priors
 //! it is enough to impose it at each listed prior, for every input that any prior in the hull
-//! gives positive mass (DESIGN.md).
+//! gives positive mass (docs/design-notes.md, "Compact encodings").
 
 use super::{
     output_probability_bounds, support_range, tie_all, union_support, Check, PrivacyNotion,

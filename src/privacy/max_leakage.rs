@@ -1,4 +1,4 @@
-//! Maximal leakage (context-aware-lip.txt, Section III; Issa, Wagner, Kamath):
+//! Maximal leakage ([CA-LIP], Section III; Issa, Wagner, Kamath):
 //! `ln sum_y max_{x: p_x > 0} Q[x][y] <= eps`.
 
 use super::{Check, PrivacyNotion};

@@ -217,7 +217,7 @@ pub(crate) fn union_support(priors: &[Vec<f64>]) -> Vec<usize> {
         .collect()
 }
 
-/// Per-column envelope encoding shared by LDP-like notions (Kairouz et al.; DESIGN.md):
+/// Per-column envelope encoding shared by LDP-like notions (Kairouz et al.; docs/design-notes.md, "Compact encodings"):
 /// for each output y an auxiliary `l_y` with `l_y <= w_x Q[x][y]` for `x` in `lower_set` and
 /// `w_x Q[x][y] <= e^eps l_y` for `x` in `upper_set`. With `w = 1` and both sets all inputs this
 /// is exactly `max_x Q[x][y] <= e^eps min_x Q[x][y]`, in O(nm) rows instead of O(n^2 m).

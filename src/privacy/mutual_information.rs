@@ -1,4 +1,4 @@
-//! Mutual-information privacy: `I(X;Y) <= eps` nats under the prior (context-aware-lip.txt,
+//! Mutual-information privacy: `I(X;Y) <= eps` nats under the prior ([CA-LIP],
 //! Section III). Convex in the channel for a fixed prior; encoded with exponential cones.
 
 use super::{output_probability_bounds, support_range, tie_all, Check, PrivacyNotion};

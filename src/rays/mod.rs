@@ -6,7 +6,7 @@
 //! on the auxiliary coordinates (`sum_y t_y <= e^eps`). A utility that is a sum over columns of
 //! convex, positively homogeneous functions is then maximized by a channel whose columns are
 //! extreme rays of C (Kairouz, Oh, Viswanath, "Extremal mechanisms for local differential
-//! privacy"; DESIGN.md), which makes the design an exact LP over the rays.
+//! privacy"; docs/design-notes.md, "Extreme rays"), which makes the design an exact LP over the rays.
 
 mod compact;
 mod double_description;

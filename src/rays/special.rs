@@ -28,7 +28,7 @@ pub fn staircase_rays(n: usize, epsilon: f64, limit: usize) -> Option<Vec<Vec<f6
 
 /// The extreme rays of the eps-LIP cone for a full-support prior `p`, normalized to
 /// `lambda = p . q = 1`: the vertices of `{q in [e^-eps, e^eps]^n : p . q = 1}`, where every
-/// coordinate is at a bound except at most one (DESIGN.md). `None` when the candidate count
+/// coordinate is at a bound except at most one (docs/design-notes.md, "Extreme rays"). `None` when the candidate count
 /// `n 2^(n-1)` exceeds `limit`.
 pub fn lip_vertices(prior: &[f64], epsilon: f64, limit: usize) -> Option<Vec<Vec<f64>>> {
     let n = prior.len();

@@ -1,7 +1,7 @@
 //! The extreme-ray master LP: `max sum_i w_i g(r_i)` subject to `sum_i w_i q_i = 1` (row sums)
 //! and the coupling rows, over generators `r_i = (q_i, aux_i)` of the column cone. Splitting a
 //! column into generators never lowers a convex, positively homogeneous `g`, so over a
-//! generating set this LP is the exact design problem (Kairouz, Oh, Viswanath; DESIGN.md).
+//! generating set this LP is the exact design problem (Kairouz, Oh, Viswanath; docs/design-notes.md, "Extreme rays").
 
 use crate::rays::{dot, ColumnCone};
 use mechsynth_solvers::{LinearProgram, LpBackend, LpSolution, Sense, SolveOptions};

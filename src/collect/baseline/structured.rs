@@ -1,4 +1,4 @@
-//! Hadamard response for structured LDP (context-aware-ldp.txt Secs. 5.1 and 6.1, formulas
+//! Hadamard response for structured LDP ([CA-LDP] Secs. 5.1 and 6.1, formulas
 //! reconstructed; constructors shared with the verification registry): over the sensitive
 //! symbols of high-low LDP, and within each block of block-structured LDP.
 

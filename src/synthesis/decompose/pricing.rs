@@ -8,7 +8,7 @@
 //!
 //! - LDP (staircase cone): the set's vertices are `e^-eps 1 + (1 - e^-eps) s` for 0/1 patterns
 //!   `s`, so the minimum is `e^-eps sum_x d_x + (1 - e^-eps) sum_x min(0, d_x)`, attained by
-//!   `s = {x : d_x < 0}` (Kairouz, Oh, Viswanath; DESIGN.md).
+//!   `s = {x : d_x < 0}` (Kairouz, Oh, Viswanath; docs/design-notes.md, "Decomposition").
 //! - Any other cone: a small LP over one column, with the cone's two-term ratio rows added
 //!   lazily when there are many (d-privacy): start from each input's tightest rows, add the
 //!   rows the solution violates, and solve again until none is violated. Each relaxation's

@@ -3,7 +3,7 @@
 //! matrix, so a step costs `O(n^3)` flops and `O(n^2)` memory where a general sparse solver
 //! factors a system over all `n^2` entries and `2 n^2` ratio rows.
 //!
-//! **Formulation** (the envelope form of the LDP cone, DESIGN.md "Formulation facts"). Write
+//! **Formulation** (the envelope form of the LDP cone, docs/design-notes.md, "Compact encodings"). Write
 //! each column as a convex combination of its top and its floor,
 //! `Q[x][y] = alpha m_y + beta t_xy` with `0 <= t_xy <= m_y`, `alpha = e^-eps`,
 //! `beta = 1 - e^-eps`: every entry lies between `alpha m_y` and `m_y`, which is eps-LDP for that

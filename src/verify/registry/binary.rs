@@ -14,7 +14,7 @@ pub(super) fn warner(s: &Setting) -> Option<Candidate> {
     let eps = ldp_epsilon(s).filter(|_| s.n() == 2)?;
     let mut c = candidate(
         "warner",
-        "Warner (1965) randomized response; context-aware-ldp.txt Sec. 4 (E01 = E10): universally optimal, i.e. optimal after the best remap of its outputs",
+        "Warner (1965) randomized response; [CA-LDP] Sec. 4 (E01 = E10): universally optimal, i.e. optimal after the best remap of its outputs",
         krr(2, eps),
     );
     c.claims_optimal = s.hamming();
@@ -32,7 +32,7 @@ pub(super) fn binary_ldp_mmse(s: &Setting) -> Option<Candidate> {
         - (p1 * (1.0 - p1) * (1.0 - e)).powi(2) / ((1.0 - p1 + p1 * e) * (e - p1 * e + p1));
     let mut c = candidate(
         "binary-ldp-optimum",
-        "lip-data-aggregation.txt Prop. 4, eq. (24): q0 = q1 = 1/(e^eps + 1)",
+        "[LIP-agg] Prop. 4, eq. (24): q0 = q1 = 1/(e^eps + 1)",
         krr(2, eps),
     );
     c.claims_optimal = true;
@@ -40,7 +40,7 @@ pub(super) fn binary_ldp_mmse(s: &Setting) -> Option<Candidate> {
     Some(c)
 }
 
-/// The binary point where both cross constraints of a privacy matrix are tight (DESIGN.md).
+/// The binary point where both cross constraints of a privacy matrix are tight (docs/design-notes.md, "The binary tight point of a privacy matrix").
 pub(super) fn context_binary_rows(e01: f64, e10: f64) -> Vec<Vec<f64>> {
     let q01 = (e01.exp() - 1.0) / ((e01 + e10).exp() - 1.0);
     let q10 = (e10.exp() - 1.0) / ((e01 + e10).exp() - 1.0);
@@ -65,7 +65,7 @@ pub(super) fn context_binary(s: &Setting) -> Option<Candidate> {
     }
     let mut c = candidate(
         "context-binary",
-        "context-aware-ldp.txt Sec. 4 (Thm 2): the universally optimal binary scheme (optimal after the best remap), both cross constraints tight",
+        "[CA-LDP] Sec. 4 (Thm 2): the universally optimal binary scheme (optimal after the best remap), both cross constraints tight",
         context_binary_rows(e01, e10),
     );
     c.claims_optimal = s.hamming();
@@ -89,7 +89,7 @@ pub(super) fn mangat(s: &Setting) -> Option<Candidate> {
     };
     let mut c = candidate(
         "mangat",
-        "Mangat (1994) improved response; context-aware-ldp.txt Sec. 4 (one cross entry infinite): optimal after the best remap",
+        "Mangat (1994) improved response; [CA-LDP] Sec. 4 (one cross entry infinite): optimal after the best remap",
         rows,
     );
     c.claims_optimal = s.hamming();
@@ -107,7 +107,7 @@ pub(super) fn binary_lip(s: &Setting) -> Option<Candidate> {
     let p1 = s.domain.prior()[1];
     let mut c = candidate(
         "binary-lip-optimum",
-        "lip-data-aggregation.txt Thm 2, eq. (21): q0 = P1/e^eps, q1 = (1-P1)/e^eps",
+        "[LIP-agg] Thm 2, eq. (21): q0 = P1/e^eps, q1 = (1-P1)/e^eps",
         binary_lip_rows(p1, eps),
     );
     c.claims_optimal = true;
@@ -124,7 +124,7 @@ pub(super) fn binary_lip_mae(s: &Setting) -> Option<Candidate> {
     let p1 = s.domain.prior()[1];
     let mut c = candidate(
         "binary-lip-mae",
-        "lip-data-aggregation.txt Prop. 3: the same q0, q1 minimize the MAE (22)",
+        "[LIP-agg] Prop. 3: the same q0, q1 minimize the MAE (22)",
         binary_lip_rows(p1, eps),
     );
     c.claims_optimal = true;
@@ -144,7 +144,7 @@ pub(super) fn bp_lip_binary(s: &Setting) -> Option<Candidate> {
     let d = b - a + epsilon.exp();
     let mut c = candidate(
         "bp-lip-binary",
-        "context-aware-lip.txt Sec. IV-B2: q01 = b/(b-a+e^eps), q10 = (1-a)/(b-a+e^eps) for P(X=1) in [a, b]",
+        "[CA-LIP] Sec. IV-B2: q01 = b/(b-a+e^eps), q10 = (1-a)/(b-a+e^eps) for P(X=1) in [a, b]",
         binary(b / d, (1.0 - a) / d),
     );
     c.claims_optimal = s.hamming() || s.is("mmse-sum");

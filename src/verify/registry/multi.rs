@@ -38,14 +38,14 @@ pub(super) fn mimo_ldp(s: &Setting) -> Option<Candidate> {
     let eps = ldp_epsilon(s).filter(|_| s.is("mmse-sum"))?;
     let mut c = candidate(
         "mimo-ldp-optimum",
-        "lip-data-aggregation.txt Sec. IV-B: Opt-mimo-LDP solved by q_mm = e^eps/(e^eps+d-1)",
+        "[LIP-agg] Sec. IV-B: Opt-mimo-LDP solved by q_mm = e^eps/(e^eps+d-1)",
         krr(s.n(), eps),
     );
     c.claims_optimal = true;
     Some(c)
 }
 
-/// lip-data-aggregation.txt Thm 3/5 and context-aware-lip.txt eq. (19).
+/// [LIP-agg] Thm 3/5 and [CA-LIP] eq. (19).
 pub fn mimo_lip_rows(prior: &[f64], eps: f64) -> Vec<Vec<f64>> {
     let r = (-eps).exp();
     let n = prior.len();
@@ -68,7 +68,7 @@ pub(super) fn mimo_lip(s: &Setting) -> Option<Candidate> {
     let eps = lip_epsilon(s)?;
     let mut c = candidate(
         "mimo-lip",
-        "lip-data-aggregation.txt Thm 3 (sum) and Thm 5 (histogram); context-aware-lip.txt eq. (19)",
+        "[LIP-agg] Thm 3 (sum) and Thm 5 (histogram); [CA-LIP] eq. (19)",
         mimo_lip_rows(s.domain.prior(), eps),
     );
     c.claims_optimal = s.is("mmse-sum") || s.is("mmse-histogram");
@@ -110,7 +110,7 @@ pub(super) fn tight_constraints(s: &Setting) -> Option<Candidate> {
     let rows = tight_constraints_rows(&d, eps)?;
     let mut c = candidate(
         "tight-constraints",
-        "range-and-frequency-d-privacy-slides.txt, \"Our Mechanism\": p_jk = e^{-eps d_jk} p_kk, optimal for co-location by KKT",
+        "[dP-slides], \"Our Mechanism\": p_jk = e^{-eps d_jk} p_kk, optimal for co-location by KKT",
         rows,
     );
     c.claims_optimal = s.is("co-location");
@@ -204,7 +204,7 @@ pub(crate) fn hadamard_block(k: usize, eps: f64) -> (usize, Vec<Vec<f64>>) {
     (big, rows)
 }
 
-/// Hadamard response for high-low LDP (context-aware-ldp.txt Sec. 5.1, reconstructed): HR over
+/// Hadamard response for high-low LDP ([CA-LDP] Sec. 5.1, reconstructed): HR over
 /// the sensitive symbols `sens`; a non-sensitive symbol reports itself with probability
 /// `(e^eps - 1) / (e^eps + 1)` and otherwise a uniform element of the HR block.
 pub fn hadamard_high_low_rows(n: usize, sens: &[usize], epsilon: f64) -> Vec<Vec<f64>> {
@@ -237,14 +237,14 @@ pub(super) fn hadamard_high_low(s: &Setting) -> Option<Candidate> {
     let rows = hadamard_high_low_rows(s.n(), &sens, *epsilon);
     let mut c = candidate(
         "hadamard-high-low",
-        "context-aware-ldp.txt Sec. 5.1 (formulas lost in extraction; reconstructed: HR over the sensitive set, non-sensitive symbols report themselves w.p. (e^eps-1)/(e^eps+1))",
+        "[CA-LDP] Sec. 5.1 (formulas lost in extraction; reconstructed: HR over the sensitive set, non-sensitive symbols report themselves w.p. (e^eps-1)/(e^eps+1))",
         rows,
     );
     c.note = Some("the paper claims order-optimal sample complexity, not optimality for a loss here; feasibility is checked");
     Some(c)
 }
 
-/// Hadamard response within each block of a partition (context-aware-ldp.txt Sec. 6.1): the
+/// Hadamard response within each block of a partition ([CA-LDP] Sec. 6.1): the
 /// block is released, and HR runs over its members.
 pub fn hadamard_blocks_rows(n: usize, parts: &[Vec<usize>], epsilon: f64) -> Vec<Vec<f64>> {
     let layouts: Vec<(usize, Vec<Vec<f64>>)> = parts
@@ -284,7 +284,7 @@ pub(super) fn hadamard_blocks(s: &Setting) -> Option<Candidate> {
     let rows = hadamard_blocks_rows(s.n(), &parts, *epsilon);
     let mut c = candidate(
         "hadamard-block",
-        "context-aware-ldp.txt Sec. 6.1: Hadamard response within each block (block identity released)",
+        "[CA-LDP] Sec. 6.1: Hadamard response within each block (block identity released)",
         rows,
     );
     c.note = Some("the paper claims order-optimal sample complexity, not optimality for a loss here; feasibility is checked");

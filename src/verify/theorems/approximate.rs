@@ -40,27 +40,27 @@ pub fn cor3_tight_case(epsilon: f64, a: f64) -> (Vec<f64>, Channel) {
 pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize, clock: &Clock) -> Vec<TheoremCheck> {
     let mut forward = Tally::new(
         "approximate-ldp-to-lip",
-        "context-aware-lip.txt Cor. 3",
+        "[CA-LIP] Cor. 3",
         "(eps, delta)-LDP => (eps, delta)-LIP: delta_LIP(eps) <= delta_LDP(eps)",
     );
     let mut converse = Tally::new(
         "approximate-lip-to-ldp",
-        "context-aware-lip.txt Cor. 3",
+        "[CA-LIP] Cor. 3",
         "(eps, delta)-LIP => (2 eps, (e^eps + 1) delta)-LDP: delta_LDP(2 eps) <= (e^eps + 1) delta_LIP(eps)",
     );
     let mut corrected = Tally::new(
         "approximate-lip-to-ldp-2e^eps",
-        "context-aware-lip.txt Cor. 3, constant from its proof's chain",
+        "[CA-LIP] Cor. 3, constant from its proof's chain",
         "(eps, delta)-LIP => (2 eps, 2 e^eps delta)-LDP (tight)",
     );
     let mut per_output = Tally::new(
         "per-output-form",
-        "context-aware-lip.txt eq. (4)",
+        "[CA-LIP] eq. (4)",
         "for discrete data, Def. 5's set form is equivalent to the per-output form (4): delta_set <= delta_per-output",
     );
     let mut modular = Tally::new(
         "modular-approximate",
-        "context-aware-lip.txt Lemma 2",
+        "[CA-LIP] Lemma 2",
         "(eps, delta)-LIP under P_1 and P_2 implies it under any mixture",
     );
     for case in clock.range(cases) {
@@ -131,17 +131,17 @@ fn identity(n: usize) -> Channel {
 fn composition(rng: &mut ChaCha8Rng, cases: usize, clock: &Clock) -> Vec<TheoremCheck> {
     let mut same = Tally::new(
         "composition-k",
-        "context-aware-lip.txt Thm 4",
+        "[CA-LIP] Thm 4",
         "k = 2..4 releases (identical, different, and tight eps-LIP channels): exact L_LIP of the product <= Thm 4",
     );
     let mut bp = Tally::new(
         "bp-composition-k",
-        "context-aware-lip.txt Cor. 4",
+        "[CA-LIP] Cor. 4",
         "k = 2..4 releases: exact BP-LIP leakage of the product <= Cor. 4",
     );
     let mut seq = Tally::new(
         "sequential-composition-k",
-        "context-aware-lip.txt Cor. 5",
+        "[CA-LIP] Cor. 5",
         "k = 2..3 correlated components, Y_k from X_k: exact L_LIP(X^k; Y^k) <= eq. (11)",
     );
     for case in clock.range(cases) {

@@ -1,5 +1,5 @@
-//! `verify --theorems`: the relations between notions stated in context-aware-lip.txt and
-//! lip-data-aggregation.txt, checked on random channels and on tight (adversarial) ones, each
+//! `verify --theorems`: the relations between notions stated in [CA-LIP] and
+//! [LIP-agg], checked on random channels and on tight (adversarial) ones, each
 //! reported as holding over every case tried or failing with a counterexample.
 
 mod approximate;

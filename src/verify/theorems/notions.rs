@@ -18,15 +18,15 @@ pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize, clock: &Clock) -> Vec<Th
     // LIP -> LDP: 2 eps, Prop. 1, and the exact constant of Thm 1.
     let mut two = Tally::new(
         "lip-implies-2eps-ldp",
-        "lip-data-aggregation.txt Thm 1",
+        "[LIP-agg] Thm 1",
         "eps-LIP implies 2eps-LDP",
     );
     let mut p1 = Tally::new(
         "lip-to-ldp-prop1",
-        "context-aware-lip.txt Prop. 1",
+        "[CA-LIP] Prop. 1",
         "eps-LIP implies min{2eps, ln((e^eps-1+P_min)/P_min)}-LDP",
     );
-    let mut exact = Tally::new("lip-to-ldp-exact", "context-aware-lip.txt Thm 1, eq. (9)", "eps-LIP implies eps~(P)-LDP, eps~(P) the exact constant of eq. (9) (computed from the LIP cone's extreme rays); Prop. 1 bounds it");
+    let mut exact = Tally::new("lip-to-ldp-exact", "[CA-LIP] Thm 1, eq. (9)", "eps-LIP implies eps~(P)-LDP, eps~(P) the exact constant of eq. (9) (computed from the LIP cone's extreme rays); Prop. 1 bounds it");
     for _ in clock.range(cases) {
         let (n, p) = cases_of(rng);
         let eps = rng.gen_range(0.1..3.0);
@@ -77,12 +77,12 @@ pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize, clock: &Clock) -> Vec<Th
     // LDP -> LIP.
     let mut plain = Tally::new(
         "ldp-implies-eps-lip",
-        "lip-data-aggregation.txt Thm 1",
+        "[LIP-agg] Thm 1",
         "eps-LDP implies eps-LIP",
     );
     let mut tighter = Tally::new(
         "ldp-to-lip",
-        "context-aware-lip.txt Thm 1 (converse)",
+        "[CA-LIP] Thm 1 (converse)",
         "eps-LDP implies ln(P_min + e^eps (1 - P_min))-LIP",
     );
     for _ in clock.range(cases) {
@@ -116,12 +116,12 @@ pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize, clock: &Clock) -> Vec<Th
     // BP-LIP vs LDP (Thm 2).
     let mut bp_a = Tally::new(
         "ldp-to-bp-lip",
-        "context-aware-lip.txt Thm 2",
+        "[CA-LIP] Thm 2",
         "eps-LDP implies ln(min P_min^bp + e^eps (1 - min P_min^bp))-BP-LIP",
     );
     let mut bp_b = Tally::new(
         "bp-lip-to-ldp",
-        "context-aware-lip.txt Thm 2 (converse)",
+        "[CA-LIP] Thm 2 (converse)",
         "eps-BP-LIP implies min{2eps, ln((e^eps-1+max P_min^bp)/max P_min^bp)}-LDP",
     );
     for _ in clock.range(cases) {
@@ -163,22 +163,22 @@ pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize, clock: &Clock) -> Vec<Th
     // LIP vs DI, MIP, MIL (Thm 3).
     let mut di_a = Tally::new(
         "lip-to-di",
-        "context-aware-lip.txt Thm 3.1",
+        "[CA-LIP] Thm 3.1",
         "eps-LIP implies (2eps + D_inf(P))-DI",
     );
     let mut di_b = Tally::new(
         "di-to-lip",
-        "context-aware-lip.txt Thm 3.1 (converse)",
+        "[CA-LIP] Thm 3.1 (converse)",
         "eps-DI implies ln[P_min + (1 - P_min) e^(eps + D_inf(P))]-LIP",
     );
     let mut mip = Tally::new(
         "lip-implies-mip",
-        "context-aware-lip.txt Thm 3.2; lip-data-aggregation.txt Prop. 1",
+        "[CA-LIP] Thm 3.2; [LIP-agg] Prop. 1",
         "eps-LIP implies eps-MIP (I(X;Y) <= eps)",
     );
     let mut mil = Tally::new(
         "lip-implies-mil",
-        "context-aware-lip.txt Thm 3.3",
+        "[CA-LIP] Thm 3.3",
         "eps-LIP implies eps-MIL (maximal leakage <= eps)",
     );
     for _ in clock.range(cases) {
@@ -216,7 +216,7 @@ pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize, clock: &Clock) -> Vec<Th
 
     // MIP and MIL do not imply LIP: a channel with a zero entry has infinite LIP leakage while
     // its mutual information and maximal leakage are as small as one likes.
-    let mut not_mip = Tally::new("mip-does-not-imply-lip", "context-aware-lip.txt Thm 3.2-3.3 (converses)", "eps-MIP / eps-MIL do not imply eps'-LIP for any eps' (exhibited: I and MIL below 0.01 with LIP = inf)");
+    let mut not_mip = Tally::new("mip-does-not-imply-lip", "[CA-LIP] Thm 3.2-3.3 (converses)", "eps-MIP / eps-MIL do not imply eps'-LIP for any eps' (exhibited: I and MIL below 0.01 with LIP = inf)");
     let d = 1e-3;
     let example = Channel::new(vec![vec![1.0, 0.0], vec![1.0 - d, d]]).unwrap();
     let half = [0.5, 0.5];

@@ -13,17 +13,17 @@ pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize, clock: &Clock) -> Vec<Th
     // Lemma 1 (post-processing, linkage), Lemma 2 (modular).
     let mut post = Tally::new(
         "post-processing",
-        "context-aware-lip.txt Lemma 1.4",
+        "[CA-LIP] Lemma 1.4",
         "L_LIP(X;Z) <= L_LIP(X;Y) for X -> Y -> Z",
     );
     let mut link = Tally::new(
         "linkage",
-        "context-aware-lip.txt Lemma 1.5",
+        "[CA-LIP] Lemma 1.5",
         "L_LIP(S;Y) <= L_LIP(X;Y) for S -> X -> Y",
     );
     let mut modular = Tally::new(
         "modular",
-        "context-aware-lip.txt Lemma 2",
+        "[CA-LIP] Lemma 2",
         "eps-LIP under P_1 and P_2 implies eps-LIP under any mixture",
     );
     for _ in clock.range(cases) {
@@ -60,13 +60,13 @@ pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize, clock: &Clock) -> Vec<Th
     checks.extend([post.done(), link.done(), modular.done()]);
 
     // Composition: Thm 4 (same data), Cor 4 (BP-LIP), Cor 5 (a correlated pair).
-    let mut comp = Tally::new("composition", "context-aware-lip.txt Thm 4", "L_LIP(X; Y1, Y2) <= ln(P_min + exp(sum_k min{2eps_k, ln((e^eps_k-1+P_min)/P_min)}) (1 - P_min))");
+    let mut comp = Tally::new("composition", "[CA-LIP] Thm 4", "L_LIP(X; Y1, Y2) <= ln(P_min + exp(sum_k min{2eps_k, ln((e^eps_k-1+P_min)/P_min)}) (1 - P_min))");
     let mut comp_bp = Tally::new(
         "bp-composition",
-        "context-aware-lip.txt Cor. 4",
+        "[CA-LIP] Cor. 4",
         "the BP-LIP form of Thm 4 with min/max P_min^bp",
     );
-    let mut seq = Tally::new("sequential-composition", "context-aware-lip.txt Cor. 5", "L_LIP(X1 X2; Y1 Y2) <= ln(P^min_joint + exp(sum_k min{2eps_k, ln((e^eps_k-1+P^k_min)/P^k_min)}) (1 - P^min_joint))");
+    let mut seq = Tally::new("sequential-composition", "[CA-LIP] Cor. 5", "L_LIP(X1 X2; Y1 Y2) <= ln(P^min_joint + exp(sum_k min{2eps_k, ln((e^eps_k-1+P^k_min)/P^k_min)}) (1 - P^min_joint))");
     for _ in clock.range(cases) {
         let (n, p) = cases_of(rng);
         let (a, b) = (channel(rng, n, n), channel(rng, n, n));
@@ -127,7 +127,7 @@ pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize, clock: &Clock) -> Vec<Th
     // Transferability: Lemma 3 and Cor. 7.
     let mut transfer = Tally::new(
         "transferability",
-        "context-aware-lip.txt Lemma 3",
+        "[CA-LIP] Lemma 3",
         "|L_LIP(M, P1) - L_LIP(M, P2)| <= ln(1 + D_TV(P1, P2) / min(P1_min, P2_min))",
     );
     for _ in clock.range(cases) {
@@ -145,7 +145,7 @@ pub(super) fn check(rng: &mut ChaCha8Rng, cases: usize, clock: &Clock) -> Vec<Th
         transfer.case((lip(&q, &p) - lip(&q, &p2)).abs(), eta, &[&p, &p2], &[&q]);
     }
     checks.push(transfer.done());
-    let mut empirical = Tally::new("transferability-empirical", "context-aware-lip.txt Cor. 7", "with probability >= 1 - beta (beta = 0.05), |L(M(P^), P^) - L(M(P^), P)| <= ln(1 + sqrt(2/n (|X| - ln beta)) / (2c)); value = observed failure rate, bound = beta");
+    let mut empirical = Tally::new("transferability-empirical", "[CA-LIP] Cor. 7", "with probability >= 1 - beta (beta = 0.05), |L(M(P^), P^) - L(M(P^), P)| <= ln(1 + sqrt(2/n (|X| - ln beta)) / (2c)); value = observed failure rate, bound = beta");
     for _ in clock.range(cases.div_ceil(20).max(5)) {
         let k = rng.gen_range(2..=4);
         let p = prior(rng, k);

@@ -72,17 +72,17 @@ pub(super) fn pmin(p: &[f64]) -> f64 {
     p.iter().cloned().fold(f64::INFINITY, f64::min)
 }
 
-/// context-aware-lip.txt Prop. 1: `min(2 eps, ln((e^eps - 1 + P_min) / P_min))`.
+/// [CA-LIP] Prop. 1: `min(2 eps, ln((e^eps - 1 + P_min) / P_min))`.
 pub fn prop1_bound(eps: f64, p_min: f64) -> f64 {
     (2.0 * eps).min(((eps.exp() - 1.0 + p_min) / p_min).ln())
 }
 
-/// context-aware-lip.txt Thm 1 (converse): `ln(P_min + e^eps (1 - P_min))`.
+/// [CA-LIP] Thm 1 (converse): `ln(P_min + e^eps (1 - P_min))`.
 pub fn ldp_to_lip_bound(eps: f64, p_min: f64) -> f64 {
     (p_min + eps.exp() * (1.0 - p_min)).ln()
 }
 
-/// The exact LDP leakage of the worst eps-LIP channel under `p` (context-aware-lip.txt
+/// The exact LDP leakage of the worst eps-LIP channel under `p` ([CA-LIP]
 /// Thm 1, eq. 9): the largest `ln(r_x' / r_x)` over the LIP cone's extreme rays (a ratio of
 /// two coordinates is maximized at an extreme ray, and every ray is a column of some channel).
 pub fn exact_lip_to_ldp(p: &[f64], eps: f64) -> f64 {
