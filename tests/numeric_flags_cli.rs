@@ -90,7 +90,7 @@ const TEXT_NUMBERS: &[(&[&str], &str, &str)] = &[
 /// Every other flag (no value, a file, a name or a choice), by subcommand.
 #[rustfmt::skip]
 const OTHER: &[(&str, &[&str])] = &[
-    ("solve", &["--format", "--solver", "--method", "--output", "--force", "--svg", "--help"]),
+    ("solve", &["--format", "--solver", "--method", "--explain", "--output", "--force", "--svg", "--help"]),
     ("audit", &["--format", "--strict", "--svg", "--force", "--help"]),
     ("verify", &["--sweep", "--theorems", "--format", "--solver", "--help"]),
     ("privatize", &["--channel", "--baseline", "--oracle", "--domain", "--sensitive", "--blocks", "--column", "--match", "--output", "--force", "--help"]),
