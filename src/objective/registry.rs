@@ -6,7 +6,6 @@
 //!
 //! Each kind's file defines its [`ObjectiveEntry`]; [`OBJECTIVES`] only names the entries.
 
-use super::{column, frequency, inversion, loss};
 use crate::channel::Channel;
 use crate::domain::Domain;
 
@@ -46,13 +45,13 @@ pub struct ObjectiveProfile {
 
 /// Every objective kind, in the order of [`super::ObjectiveSpec`]'s variants.
 pub const OBJECTIVES: &[ObjectiveEntry] = &[
-    loss::ENTRY,
+    super::loss::ENTRY,
     super::CO_LOCATION_ENTRY,
-    column::MMSE_SUM_ENTRY,
-    column::MMSE_HISTOGRAM_ENTRY,
-    column::MUTUAL_INFORMATION_ENTRY,
-    inversion::ENTRY,
-    frequency::ENTRY,
+    super::column::MMSE_SUM_ENTRY,
+    super::column::MMSE_HISTOGRAM_ENTRY,
+    super::column::MUTUAL_INFORMATION_ENTRY,
+    super::inversion::ENTRY,
+    super::frequency::ENTRY,
 ];
 
 /// The kinds of [`OBJECTIVES`], in order (a `const` array, for

@@ -7,8 +7,6 @@
 //! Each notion's file defines its [`NotionEntry`] (its key, how its leakage is profiled, how
 //! releases compose under it); [`NOTIONS`] only names the entries.
 
-use super::{block, context, dprivacy, high_low, identifiability, ldp, lip};
-use super::{max_leakage, mutual_information};
 use crate::channel::Channel;
 use crate::domain::Domain;
 
@@ -71,16 +69,16 @@ pub struct CompositionBound {
 
 /// Every notion, in the order of [`super::PrivacySpec`]'s variants.
 pub const NOTIONS: &[NotionEntry] = &[
-    ldp::ENTRY,
-    context::ENTRY,
-    high_low::ENTRY,
-    block::ENTRY,
-    dprivacy::ENTRY,
-    lip::ENTRY,
-    lip::BP_ENTRY,
-    max_leakage::ENTRY,
-    identifiability::ENTRY,
-    mutual_information::ENTRY,
+    super::ldp::ENTRY,
+    super::context::ENTRY,
+    super::high_low::ENTRY,
+    super::block::ENTRY,
+    super::dprivacy::ENTRY,
+    super::lip::ENTRY,
+    super::lip::BP_ENTRY,
+    super::max_leakage::ENTRY,
+    super::identifiability::ENTRY,
+    super::mutual_information::ENTRY,
 ];
 
 /// The keys of [`NOTIONS`], in order (a `const` array, for
