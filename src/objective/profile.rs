@@ -86,9 +86,8 @@ pub fn objective_profile_for(
 pub const PROFILE_CUBIC_LIMIT: usize = 1000;
 
 /// Every objective of [`super::OBJECTIVES`] with a profile that applies to the channel over
-/// `domain`, evaluated: `mmse-sum` (of the
-/// domain's values, weight 1; not for a `labels` domain, whose symbols have no values),
-/// `mmse-histogram`, `mutual-information` (nats), and
+/// `domain`, evaluated: `mmse-sum` (of the domain's values, weight 1; not for a `labels`
+/// domain, whose symbols have no values), `mmse-histogram`, `mutual-information` (nats), and
 /// `inversion-mse` (one user, true distribution = the prior) when the channel is square and
 /// invertible, and `frequency-mse` (every frequency, fixed counts, one user) when it is finite
 /// (these two only up to [`PROFILE_CUBIC_LIMIT`] inputs).

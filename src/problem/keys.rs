@@ -75,8 +75,9 @@ pub(super) fn check_shape(value: &toml::Table) -> Result<(), ProblemError> {
 
 /// Keys of `[objective]` that serde would accept and then ignore: any key of a kind that takes
 /// no key besides `kind` ([`crate::objective::registry::kinds_without_keys`]: serde accepts any
-/// key next to the tag of a unit variant and drops it), and a second or unknown key in a `loss = { ... }` table (an untagged
-/// loss keeps the first variant that fits and drops the rest).
+/// key next to the tag of a unit variant and drops it), and a second or unknown key in a
+/// `loss = { ... }` table (an untagged loss keeps the first variant that fits and drops the
+/// rest).
 pub(super) fn check_objective_keys(objective: &toml::Table) -> Result<(), ProblemError> {
     if let Some(toml::Value::String(kind)) = objective.get("kind") {
         if crate::objective::registry::kinds_without_keys().contains(&kind.as_str()) {
