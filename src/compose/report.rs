@@ -1,12 +1,10 @@
 //! `mechsynth compose`: the exact leakage of the joint release against the stated bounds.
 
-use super::bounds::{advanced_composition, basic_composition, bp_theorem4_bound};
+use super::bounds::advanced_composition;
 use super::{check_deadline, product_until, ComposeError};
 use crate::channel::Channel;
-use crate::privacy::{
-    identifiability_leakage, ldp_delta, ldp_leakage, lip_leakage, max_leakage,
-    mutual_information_up, smallest_epsilon,
-};
+use crate::privacy::registry::composition_rules;
+use crate::privacy::{ldp_delta, ldp_leakage, lip_leakage, smallest_epsilon};
 use serde::Serialize;
 use std::cell::Cell;
 use std::time::Instant;
@@ -101,13 +99,17 @@ fn row(notion: &str, exact: f64, bound: Option<(f64, &str)>) -> ComposeRow {
     }
 }
 
-fn smallest_entry(p: &[f64]) -> f64 {
-    p.iter().copied().fold(f64::INFINITY, f64::min)
-}
+/// The notions whose single releases' leakages the report carries (`single_ldp`,
+/// `single_lip`): one deadline check comes before all of them.
+const CARRIED: [&str; 2] = ["ldp", "lip"];
+
+/// The row after which the `ldp eps at delta'` row goes.
+const DELTA_PRIME_AFTER: &str = "lip";
 
 /// Build the product of `channels` (refused above the size limit) and report its exact leakage
-/// under LDP, LIP with `prior`, BP-LIP with `options.bp_priors`, maximal leakage, mutual
-/// information and identifiability, each with the bound from the single releases.
+/// under every notion with a composition rule in [`crate::privacy::NOTIONS`] (LDP, LIP with
+/// `prior`, BP-LIP with `options.bp_priors`, maximal leakage, mutual information and
+/// identifiability), each with the bound from the single releases.
 /// [`ComposeError::TimeLimit`] when `options.deadline` passes first.
 pub fn compose(
     channels: &[&Channel],
@@ -126,94 +128,37 @@ pub fn compose(
     let priors = [prior.to_vec()];
     let single_ldp: Vec<f64> = channels.iter().map(|c| ldp_leakage(c)).collect();
     let single_lip: Vec<f64> = channels.iter().map(|c| lip_leakage(c, &priors)).collect();
-    let p_min = smallest_entry(prior);
-    let mut rows = vec![
-        row(
-            "ldp",
-            ldp_leakage(&joint),
-            Some((
-                basic_composition(&single_ldp),
-                "basic composition: sum of eps_k",
-            )),
-        ),
-        row(
-            "lip",
-            lip_leakage(&joint, &priors),
-            Some((
-                bp_theorem4_bound(&single_lip, p_min, p_min),
-                "context-aware-lip Thm 4",
-            )),
-        ),
-    ];
-    if let Some(delta) = options.delta_prime {
-        // Each step of the bisection is one pass over the product; once the deadline passes
-        // the remaining steps return at once and the (unfinished) value is discarded below.
-        let stopped = Cell::new(false);
-        let delta_at = |e| {
-            if stopped.get() || deadline.is_some_and(|d| Instant::now() >= d) {
-                stopped.set(true);
-                return 0.0;
+    let mut rows = Vec::new();
+    for (key, rule) in composition_rules() {
+        let priors: &[Vec<f64>] = if rule.prior_set {
+            match &options.bp_priors {
+                Some(set) => set,
+                None => continue,
             }
-            ldp_delta(&joint, e)
+        } else {
+            &priors
         };
-        let exact = smallest_epsilon(delta_at, ldp_leakage(&joint), delta);
-        if stopped.get() {
-            return Err(ComposeError::TimeLimit(format!(
-                "computing the smallest eps at delta' = {delta} of the product"
-            )));
+        if !CARRIED.contains(&key) {
+            before(key)?;
         }
-        let eps = single_ldp.iter().copied().fold(0.0, f64::max);
-        rows.push(row(
-            &format!("ldp eps at delta' = {delta}"),
-            exact,
-            Some((
-                advanced_composition(eps, channels.len(), delta),
-                "advanced composition (Dwork-Rothblum-Vadhan) at max eps_k",
-            )),
-        ));
+        let exact = (rule.leakage)(&joint, priors);
+        let bound = rule.bound.map(|b| {
+            let singles: Vec<f64> = channels.iter().map(|c| (rule.leakage)(c, priors)).collect();
+            ((b.from_singles)(&singles, priors), b.source)
+        });
+        rows.push(row(key, exact, bound));
+        if key == DELTA_PRIME_AFTER {
+            if let Some(delta) = options.delta_prime {
+                rows.push(delta_prime_row(
+                    channels,
+                    &joint,
+                    &single_ldp,
+                    delta,
+                    deadline,
+                )?);
+            }
+        }
     }
-    if let Some(bp) = &options.bp_priors {
-        before("bp-lip")?;
-        let mins: Vec<f64> = bp.iter().map(|p| smallest_entry(p)).collect();
-        let (min_bp, max_bp) = (
-            mins.iter().copied().fold(f64::INFINITY, f64::min),
-            mins.iter().copied().fold(0.0, f64::max),
-        );
-        let single: Vec<f64> = channels.iter().map(|c| lip_leakage(c, bp)).collect();
-        rows.push(row(
-            "bp-lip",
-            lip_leakage(&joint, bp),
-            Some((
-                bp_theorem4_bound(&single, min_bp, max_bp),
-                "context-aware-lip Cor. 4",
-            )),
-        ));
-    }
-    let sum_of = |f: &dyn Fn(&Channel) -> f64| channels.iter().map(|c| f(c)).sum::<f64>();
-    before("max-leakage")?;
-    rows.push(row(
-        "max-leakage",
-        max_leakage(&joint, prior),
-        Some((
-            sum_of(&|c| max_leakage(c, prior)),
-            "sum of single releases (max of a product <= product of maxima)",
-        )),
-    ));
-    before("mutual-information")?;
-    rows.push(row(
-        "mutual-information",
-        mutual_information_up(&joint, prior),
-        Some((
-            sum_of(&|c| mutual_information_up(c, prior)),
-            "sum of single releases (conditionally independent given X)",
-        )),
-    ));
-    before("identifiability")?;
-    rows.push(row(
-        "identifiability",
-        identifiability_leakage(&joint, prior),
-        None,
-    ));
     Ok(ComposeReport {
         releases: channels.len(),
         inputs: joint.inputs(),
@@ -223,6 +168,41 @@ pub fn compose(
         single_lip,
         rows,
     })
+}
+
+/// The row of the smallest eps of the product at `delta`, against advanced composition.
+fn delta_prime_row(
+    channels: &[&Channel],
+    joint: &Channel,
+    single_ldp: &[f64],
+    delta: f64,
+    deadline: Option<Instant>,
+) -> Result<ComposeRow, ComposeError> {
+    // Each step of the bisection is one pass over the product; once the deadline passes
+    // the remaining steps return at once and the (unfinished) value is discarded below.
+    let stopped = Cell::new(false);
+    let delta_at = |e| {
+        if stopped.get() || deadline.is_some_and(|d| Instant::now() >= d) {
+            stopped.set(true);
+            return 0.0;
+        }
+        ldp_delta(joint, e)
+    };
+    let exact = smallest_epsilon(delta_at, ldp_leakage(joint), delta);
+    if stopped.get() {
+        return Err(ComposeError::TimeLimit(format!(
+            "computing the smallest eps at delta' = {delta} of the product"
+        )));
+    }
+    let eps = single_ldp.iter().copied().fold(0.0, f64::max);
+    Ok(row(
+        &format!("ldp eps at delta' = {delta}"),
+        exact,
+        Some((
+            advanced_composition(eps, channels.len(), delta),
+            "advanced composition (Dwork-Rothblum-Vadhan) at max eps_k",
+        )),
+    ))
 }
 
 impl ComposeReport {

@@ -133,20 +133,14 @@ impl Compare {
                 "the factor on epsilon must be positive",
             ));
         }
-        const SIMPLE: [&str; 5] = [
-            "ldp",
-            "lip",
-            "max-leakage",
-            "identifiability",
-            "mutual-information",
-        ];
-        if !SIMPLE.contains(&notion) {
+        let simple = crate::privacy::registry::comparable_notions();
+        if !simple.contains(&notion) {
             return Err(CurveError::invalid(
                 key,
                 s,
                 format!(
                     "compare with one of {} (optionally NOTION*FACTOR)",
-                    SIMPLE.join(", ")
+                    simple.join(", ")
                 ),
             ));
         }

@@ -5,6 +5,7 @@
 //! Each has the form `offset + scale * sum_y g(q_y)` with `g` convex and `g(c q) = c g(q)`;
 //! maximizing `sum_y g(q_y)` is what makes the extreme-ray LP exact (docs/design-notes.md, "Extreme rays").
 
+use super::registry::{ObjectiveEntry, ObjectiveProfile};
 use super::{Goal, Objective};
 use crate::channel::Channel;
 
@@ -270,6 +271,58 @@ impl Objective for ColumnObjective {
         Some(gradient_columns(self.inner.as_ref(), channel))
     }
 }
+
+/// `ColumnObjective` of `inner`, evaluated at `channel` (the profile's column objectives).
+fn column_value(channel: &Channel, inner: Box<dyn ColumnConvex>) -> f64 {
+    ColumnObjective::new(String::new(), inner).evaluate(channel)
+}
+
+/// The registry entry of `mmse-sum`: profiled with weight 1 over the domain's values (not for
+/// a `labels` domain, whose symbols have no values).
+pub(super) const MMSE_SUM_ENTRY: ObjectiveEntry = ObjectiveEntry {
+    profile: Some(ObjectiveProfile {
+        value: |channel, domain| {
+            domain.has_distances().then(|| {
+                column_value(
+                    channel,
+                    Box::new(MmseSum::new(&domain.numeric_values(), domain.prior(), 1.0)),
+                )
+            })
+        },
+        cubic: false,
+    }),
+    ..ObjectiveEntry::new("mmse-sum")
+};
+
+/// The registry entry of `mmse-histogram` (no keys; profiled).
+pub(super) const MMSE_HISTOGRAM_ENTRY: ObjectiveEntry = ObjectiveEntry {
+    takes_keys: false,
+    profile: Some(ObjectiveProfile {
+        value: |channel, domain| {
+            Some(column_value(
+                channel,
+                Box::new(MmseHistogram::new(domain.prior())),
+            ))
+        },
+        cubic: false,
+    }),
+    ..ObjectiveEntry::new("mmse-histogram")
+};
+
+/// The registry entry of `mutual-information` (no keys; profiled, in nats).
+pub(super) const MUTUAL_INFORMATION_ENTRY: ObjectiveEntry = ObjectiveEntry {
+    takes_keys: false,
+    profile: Some(ObjectiveProfile {
+        value: |channel, domain| {
+            Some(column_value(
+                channel,
+                Box::new(MutualInformation::new(domain.prior())),
+            ))
+        },
+        cubic: false,
+    }),
+    ..ObjectiveEntry::new("mutual-information")
+};
 
 #[cfg(test)]
 mod tests {

@@ -10,6 +10,7 @@
 //! (fixed counts) or `||A pi||^2` (i.i.d.). For a square invertible channel `J^-1 =
 //! Q^-T diag(lambda) Q^-1`, so with `A = I` and fixed counts this is `inversion-mse`.
 
+use super::registry::{ObjectiveEntry, ObjectiveProfile};
 use super::{Goal, Objective};
 use crate::channel::Channel;
 use nalgebra::{DMatrix, DVector};
@@ -260,6 +261,24 @@ impl Objective for FrequencyMse {
         Some(out)
     }
 }
+
+/// The registry entry: profiled for every frequency, fixed counts and one user, when the prior
+/// is positive everywhere and the value finite (O(n^3)).
+pub(super) const ENTRY: ObjectiveEntry = ObjectiveEntry {
+    profile: Some(ObjectiveProfile {
+        value: |channel, domain| {
+            let prior = domain.prior();
+            if !prior.iter().all(|&p| p > 0.0) {
+                return None;
+            }
+            let identity = QuerySpec::Identity.matrix(prior.len());
+            Some(FrequencyMse::new(&identity, prior, Sampling::FixedCounts, 1.0).value(channel))
+                .filter(|v| v.is_finite())
+        },
+        cubic: true,
+    }),
+    ..ObjectiveEntry::new("frequency-mse")
+};
 
 #[cfg(test)]
 mod tests {

@@ -5,6 +5,7 @@
 //! `(sum_i lambda_i ||row_i(P^-1)||^2 - 1) / N` with `lambda = P^T pi`. Neither convex nor
 //! concave in P.
 
+use super::registry::{ObjectiveEntry, ObjectiveProfile};
 use super::{Goal, Objective};
 use crate::channel::Channel;
 use nalgebra::DMatrix;
@@ -100,6 +101,18 @@ impl Objective for InversionMse {
         )
     }
 }
+
+/// The registry entry: profiled with one user and the prior as true distribution, when the
+/// channel is invertible (O(n^3)).
+pub(super) const ENTRY: ObjectiveEntry = ObjectiveEntry {
+    profile: Some(ObjectiveProfile {
+        value: |channel, domain| {
+            Some(InversionMse::new(domain.prior(), 1.0).value(channel)).filter(|v| v.is_finite())
+        },
+        cubic: true,
+    }),
+    ..ObjectiveEntry::new("inversion-mse")
+};
 
 #[cfg(test)]
 mod tests {

@@ -1,5 +1,6 @@
 //! Loss functions `L[x][y]` for the expected-loss objective.
 
+use super::registry::ObjectiveEntry;
 use crate::domain::Domain;
 use crate::error::{show_list, show_number, ProblemError};
 use crate::numeric::DISTANCE_TOLERANCE;
@@ -26,6 +27,9 @@ pub enum LossSpec {
         range: f64,
     },
 }
+
+/// The registry entry of `expected-loss` (no profile: the loss is the problem's own).
+pub(super) const ENTRY: ObjectiveEntry = ObjectiveEntry::new("expected-loss");
 
 /// Accepted loss names.
 pub const LOSS_NAMES: [&str; 3] = ["hamming", "absolute", "squared"];

@@ -1,12 +1,14 @@
 //! Utility objectives. Linear objectives (expected loss, co-location) give LPs; the Bayesian
 //! MMSE objectives and mutual information are sums of convex column functions
-//! ([`ColumnConvex`]); the inversion-estimator MSE is neither.
+//! ([`ColumnConvex`]); the inversion-estimator MSE is neither. [`OBJECTIVES`] is the table
+//! from which every list of objective kinds derives (see [`mod@registry`]).
 
 mod column;
 mod frequency;
 mod inversion;
 mod loss;
 mod profile;
+pub mod registry;
 mod spec;
 
 pub use column::{ColumnConvex, ColumnObjective, MmseHistogram, MmseSum, MutualInformation};
@@ -17,6 +19,7 @@ pub use profile::{
     objective_profile, objective_profile_for, objective_profile_up_to, profile_accuracy_warning,
     FISHER_CONDITION_WARNING, PROFILE_CUBIC_LIMIT,
 };
+pub use registry::{ObjectiveEntry, OBJECTIVES};
 pub use spec::{ObjectiveSpec, MIN_MMSE_WEIGHT, OBJECTIVE_NAMES};
 
 use crate::channel::Channel;
@@ -59,6 +62,13 @@ pub trait Objective: std::fmt::Debug + Send + Sync {
             .filter(|c| c.len() == channel.inputs())
     }
 }
+
+/// The registry entry of `co-location` (no keys, no profile: it needs outputs named after the
+/// inputs).
+pub(crate) const CO_LOCATION_ENTRY: ObjectiveEntry = ObjectiveEntry {
+    takes_keys: false,
+    ..ObjectiveEntry::new("co-location")
+};
 
 /// `sum_x sum_y c[x][y] Q[x][y]`, minimized or maximized.
 #[derive(Debug, Clone, PartialEq)]

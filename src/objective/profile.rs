@@ -1,9 +1,6 @@
 //! Every applicable objective evaluated at one channel (the reports' objective profiles).
 
-use super::{
-    ColumnConvex, ColumnObjective, FrequencyMse, InversionMse, MmseHistogram, MmseSum,
-    MutualInformation, Objective, ObjectiveSpec, QuerySpec, Sampling,
-};
+use super::{FrequencyMse, ObjectiveSpec, QuerySpec, Sampling};
 use crate::channel::Channel;
 use crate::domain::Domain;
 use std::collections::BTreeMap;
@@ -88,9 +85,9 @@ pub fn objective_profile_for(
 /// frequency MSE; about two minutes at 3,000 symbols) unless the problem's objective is one.
 pub const PROFILE_CUBIC_LIMIT: usize = 1000;
 
-/// Every objective that applies to any channel over `domain`, evaluated: `mmse-sum` (of the
-/// domain's values, weight 1; not for a `labels` domain, whose symbols have no values),
-/// `mmse-histogram`, `mutual-information` (nats), and
+/// Every objective of [`super::OBJECTIVES`] with a profile that applies to the channel over
+/// `domain`, evaluated: `mmse-sum` (of the domain's values, weight 1; not for a `labels`
+/// domain, whose symbols have no values), `mmse-histogram`, `mutual-information` (nats), and
 /// `inversion-mse` (one user, true distribution = the prior) when the channel is square and
 /// invertible, and `frequency-mse` (every frequency, fixed counts, one user) when it is finite
 /// (these two only up to [`PROFILE_CUBIC_LIMIT`] inputs).
@@ -104,44 +101,19 @@ pub fn objective_profile_up_to(
     domain: &Domain,
     cubic_limit: usize,
 ) -> BTreeMap<String, f64> {
-    let prior = domain.prior();
     let mut out = BTreeMap::new();
     if channel.inputs() != domain.size() {
         return out;
     }
-    let column = |name: &str, f: Box<dyn ColumnConvex>| {
-        (
-            name.to_string(),
-            ColumnObjective::new(String::new(), f).evaluate(channel),
-        )
-    };
-    if domain.has_distances() {
-        let (name, value) = column(
-            "mmse-sum",
-            Box::new(MmseSum::new(&domain.numeric_values(), prior, 1.0)),
-        );
-        out.insert(name, value);
-    }
-    out.extend([
-        column("mmse-histogram", Box::new(MmseHistogram::new(prior))),
-        column(
-            "mutual-information",
-            Box::new(MutualInformation::new(prior)),
-        ),
-    ]);
-    if channel.inputs() > cubic_limit {
-        return out;
-    }
-    let inversion = InversionMse::new(prior, 1.0).value(channel);
-    if inversion.is_finite() {
-        out.insert("inversion-mse".into(), inversion);
-    }
-    if prior.iter().all(|&p| p > 0.0) {
-        let identity = QuerySpec::Identity.matrix(prior.len());
-        let frequency =
-            FrequencyMse::new(&identity, prior, Sampling::FixedCounts, 1.0).value(channel);
-        if frequency.is_finite() {
-            out.insert("frequency-mse".into(), frequency);
+    for entry in super::OBJECTIVES {
+        let Some(profile) = entry.profile else {
+            continue;
+        };
+        if profile.cubic && channel.inputs() > cubic_limit {
+            continue;
+        }
+        if let Some(value) = (profile.value)(channel, domain) {
+            out.insert(entry.kind.to_string(), value);
         }
     }
     out

@@ -64,16 +64,8 @@ pub enum ObjectiveSpec {
 /// which would leave nothing to optimize and turn the minimization into a maximization).
 pub const MIN_MMSE_WEIGHT: f64 = 1e-150;
 
-/// Every accepted objective kind.
-pub const OBJECTIVE_NAMES: [&str; 7] = [
-    "expected-loss",
-    "co-location",
-    "mmse-sum",
-    "mmse-histogram",
-    "mutual-information",
-    "inversion-mse",
-    "frequency-mse",
-];
+/// Every accepted objective kind, in the order of [`super::OBJECTIVES`] (the variants' order).
+pub const OBJECTIVE_NAMES: [&str; super::OBJECTIVES.len()] = super::registry::kinds();
 
 impl ObjectiveSpec {
     /// Whether output `y` of a channel for this objective is an estimate of input symbol `y`:

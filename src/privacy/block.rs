@@ -3,6 +3,7 @@
 //! protected (`+inf`) or protected at a second level `epsilon_across`.
 
 use super::context::{encode_pairs, pairs_cone};
+use super::registry::NotionEntry;
 use super::{encode_envelope, envelope_leakage, Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
@@ -142,3 +143,6 @@ impl PrivacyNotion for BlockLdp {
         Some(pairs_cone(n, &self.unit_matrix(n)))
     }
 }
+
+/// The registry entry (no profile: the blocks are the problem's own).
+pub(super) const ENTRY: NotionEntry = NotionEntry::new("block");

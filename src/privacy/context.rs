@@ -3,6 +3,7 @@
 //! (no constraint) and asymmetric. Here `E = epsilon * U` for a unit matrix U, so the achieved
 //! leakage is reported as the smallest such epsilon.
 
+use super::registry::NotionEntry;
 use super::{Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
@@ -346,6 +347,9 @@ pub(crate) fn scaled(unit: &[Vec<f64>], epsilon: f64) -> Vec<Vec<f64>> {
         })
         .collect()
 }
+
+/// The registry entry (no profile: the matrix is the problem's own).
+pub(super) const ENTRY: NotionEntry = NotionEntry::new("context-ldp");
 
 #[cfg(test)]
 mod tests {

@@ -5,6 +5,7 @@ use super::context::{
     encode_pairs, leakage_over_pairs, mixing_weight_over_pairs, pairs_cone, scaled,
     zero_budget_pairs,
 };
+use super::registry::NotionEntry;
 use super::{Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::domain::{Domain, Positions};
@@ -312,6 +313,23 @@ impl PrivacyNotion for DPrivacy {
     fn pair_budgets(&self) -> Option<Vec<Vec<f64>>> {
         Some(self.encoded_budgets())
     }
+}
+
+/// The registry entry: profiled under the natural distance of a domain with positions.
+pub(super) const ENTRY: NotionEntry = NotionEntry {
+    profile: Some(natural_leakage),
+    ..NotionEntry::new("d-privacy")
+};
+
+/// The d-privacy leakage of `channel` under the natural distance of `domain` (`None` when the
+/// domain has no positions or the channel is not over it).
+fn natural_leakage(channel: &Channel, domain: &Domain) -> Option<f64> {
+    if !(domain.has_geometry() && channel.inputs() == domain.size()) {
+        return None;
+    }
+    let unit = domain.natural_distances();
+    let pairs = super::lattice_pairs::checked_pairs_at(&unit, Some(&domain.coordinates()));
+    Some(leakage_over_pairs(channel, &unit, &pairs))
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! protected, `Q[s][y] <= e^eps Q[x][y]` for `s` in S and every `x` (privacy matrix
 //! `E[s][x] = eps`, `E[x][x'] = +inf` for `x` not in S).
 
+use super::registry::NotionEntry;
 use super::{encode_envelope, envelope_leakage, Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
@@ -66,3 +67,6 @@ impl PrivacyNotion for HighLowLdp {
         Some(super::ratio_cone(n, pairs))
     }
 }
+
+/// The registry entry (no profile: the sensitive set is the problem's own).
+pub(super) const ENTRY: NotionEntry = NotionEntry::new("high-low");

@@ -1,6 +1,7 @@
 //! eps-differential identifiability with prior p: `p_x Q[x][y] <= e^eps p_x' Q[x'][y]` for all
 //! `x, x'` in the support of p and all y ([CA-LIP], Section III).
 
+use super::registry::{CompositionRule, NotionEntry};
 use super::{encode_envelope, envelope_leakage, Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
@@ -100,3 +101,17 @@ impl PrivacyNotion for Identifiability {
         Some(cone)
     }
 }
+
+/// The registry entry: profiled under the domain's prior, compared with, composed without a
+/// stated bound.
+pub(super) const ENTRY: NotionEntry = NotionEntry {
+    profile: Some(|channel, domain| Some(identifiability_leakage(channel, domain.prior()))),
+    compare: true,
+    composition: Some(CompositionRule {
+        rank: 5,
+        prior_set: false,
+        leakage: |channel, priors| identifiability_leakage(channel, &priors[0]),
+        bound: None,
+    }),
+    ..NotionEntry::new("identifiability")
+};

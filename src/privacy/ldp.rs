@@ -1,5 +1,7 @@
 //! eps-local differential privacy: `Q[x][y] <= e^eps Q[x'][y]` for all `x, x', y`.
 
+use super::composition::bounds::basic_composition;
+use super::registry::{CompositionBound, CompositionRule, NotionEntry};
 use super::{encode_envelope, envelope_leakage, Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
@@ -75,3 +77,19 @@ impl PrivacyNotion for Ldp {
         })
     }
 }
+
+/// The registry entry: profiled, compared with, composed by summing the epsilons.
+pub(super) const ENTRY: NotionEntry = NotionEntry {
+    profile: Some(|channel, _| Some(ldp_leakage(channel))),
+    compare: true,
+    composition: Some(CompositionRule {
+        rank: 0,
+        prior_set: false,
+        leakage: |channel, _| ldp_leakage(channel),
+        bound: Some(CompositionBound {
+            from_singles: |singles, _| basic_composition(singles),
+            source: "basic composition: sum of eps_k",
+        }),
+    }),
+    ..NotionEntry::new("ldp")
+};

@@ -7,6 +7,8 @@
 //! it is enough to impose it at each listed prior, for every input that any prior in the hull
 //! gives positive mass (docs/design-notes.md, "Compact encodings").
 
+use super::composition::bounds::bp_theorem4_bound;
+use super::registry::{smallest_entry, CompositionBound, CompositionRule, NotionEntry};
 use super::{
     output_probability_bounds, support_range, tie_all, union_support, Check, PrivacyNotion,
 };
@@ -150,4 +152,56 @@ impl PrivacyNotion for Lip {
             _ => None,
         }
     }
+}
+
+/// The registry entry of LIP: profiled and composed under the domain's (or compose's) prior.
+pub(super) const ENTRY: NotionEntry = NotionEntry {
+    profile: Some(|channel, domain| {
+        Some(lip_leakage(
+            channel,
+            std::slice::from_ref(&domain.prior().to_vec()),
+        ))
+    }),
+    compare: true,
+    composition: Some(CompositionRule {
+        rank: 1,
+        prior_set: false,
+        leakage: lip_leakage,
+        bound: Some(CompositionBound {
+            from_singles: theorem4,
+            source: "context-aware-lip Thm 4",
+        }),
+    }),
+    ..NotionEntry::new("lip")
+};
+
+/// The registry entry of bounded-prior LIP: composed over the prior set given to compose.
+pub(super) const BP_ENTRY: NotionEntry = NotionEntry {
+    composition: Some(CompositionRule {
+        rank: 2,
+        prior_set: true,
+        leakage: lip_leakage,
+        bound: Some(CompositionBound {
+            from_singles: corollary4,
+            source: "context-aware-lip Cor. 4",
+        }),
+    }),
+    ..NotionEntry::new("bp-lip")
+};
+
+/// Thm 4 of context-aware LIP: the bound under one prior, with its smallest entry.
+fn theorem4(singles: &[f64], priors: &[Vec<f64>]) -> f64 {
+    let p_min = priors.first().map_or(f64::INFINITY, |p| smallest_entry(p));
+    bp_theorem4_bound(singles, p_min, p_min)
+}
+
+/// Cor. 4 of context-aware LIP: the bound over a prior set, with the smallest and largest of
+/// its priors' smallest entries.
+fn corollary4(singles: &[f64], priors: &[Vec<f64>]) -> f64 {
+    let mins: Vec<f64> = priors.iter().map(|p| smallest_entry(p)).collect();
+    let (min_bp, max_bp) = (
+        mins.iter().copied().fold(f64::INFINITY, f64::min),
+        mins.iter().copied().fold(0.0, f64::max),
+    );
+    bp_theorem4_bound(singles, min_bp, max_bp)
 }

@@ -1,6 +1,7 @@
 //! Maximal leakage ([CA-LIP], Section III; Issa, Wagner, Kamath):
 //! `ln sum_y max_{x: p_x > 0} Q[x][y] <= eps`.
 
+use super::registry::{CompositionBound, CompositionRule, NotionEntry};
 use super::{Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
@@ -110,3 +111,19 @@ impl PrivacyNotion for MaxLeakage {
         Some(cone)
     }
 }
+
+/// The registry entry: profiled under the domain's prior, compared with, composed by summing.
+pub(super) const ENTRY: NotionEntry = NotionEntry {
+    profile: Some(|channel, domain| Some(max_leakage(channel, domain.prior()))),
+    compare: true,
+    composition: Some(CompositionRule {
+        rank: 3,
+        prior_set: false,
+        leakage: |channel, priors| max_leakage(channel, &priors[0]),
+        bound: Some(CompositionBound {
+            from_singles: |singles, _| singles.iter().sum::<f64>(),
+            source: "sum of single releases (max of a product <= product of maxima)",
+        }),
+    }),
+    ..NotionEntry::new("max-leakage")
+};

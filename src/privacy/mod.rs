@@ -8,7 +8,8 @@
 //! printed numbers may exceed that of their doubles, beyond outward rounding.
 //!
 //! One file per notion implements [`PrivacyNotion`]; [`PrivacySpec`] is the serde-tagged enum
-//! that problem files and the CLI use to name them.
+//! that problem files and the CLI use to name them; [`NOTIONS`] is the table from which every
+//! list of notions derives (see [`mod@registry`]).
 
 mod approximate;
 mod approximate_delta;
@@ -24,6 +25,7 @@ mod ldp;
 mod lip;
 mod max_leakage;
 mod mutual_information;
+pub mod registry;
 mod resolve;
 mod spec;
 mod symbol;
@@ -44,6 +46,7 @@ pub use max_leakage::{max_leakage, MaxLeakage};
 pub use mutual_information::{
     mutual_information_down, mutual_information_up, MutualInformationPrivacy,
 };
+pub use registry::{NotionEntry, NOTIONS};
 pub use spec::{ApproximateSpec, PrivacySpec, NOTION_NAMES};
 pub use symbol::Symbol;
 
@@ -178,35 +181,15 @@ pub(crate) fn all_pairs(set: &[usize], log_factor: f64) -> Vec<(usize, usize, f6
         .collect()
 }
 
-/// Leakage of `channel` under every notion that applies to `domain` and its prior, keyed by
-/// notion: `ldp`, `lip`, `max-leakage`, `mutual-information`, `identifiability`, and `d-privacy` (natural distance)
-/// when the domain has positions. Values are outward rounded; `inf` when unbounded.
+/// Leakage of `channel` under every notion of [`NOTIONS`] with a profile that applies to
+/// `domain` and its prior, keyed by notion: `ldp`, `lip`, `max-leakage`, `mutual-information`,
+/// `identifiability`, and `d-privacy` (natural distance) when the domain has positions. Values
+/// are outward rounded; `inf` when unbounded.
 pub fn leakage_profile(channel: &Channel, domain: &Domain) -> BTreeMap<String, f64> {
-    let prior = domain.prior();
-    let mut out = BTreeMap::new();
-    out.insert("ldp".to_string(), ldp_leakage(channel));
-    out.insert(
-        "lip".to_string(),
-        lip_leakage(channel, std::slice::from_ref(&prior.to_vec())),
-    );
-    out.insert("max-leakage".to_string(), max_leakage(channel, prior));
-    out.insert(
-        "mutual-information".to_string(),
-        mutual_information_up(channel, prior),
-    );
-    out.insert(
-        "identifiability".to_string(),
-        identifiability_leakage(channel, prior),
-    );
-    if domain.has_geometry() && channel.inputs() == domain.size() {
-        let unit = domain.natural_distances();
-        let pairs = lattice_pairs::checked_pairs_at(&unit, Some(&domain.coordinates()));
-        out.insert(
-            "d-privacy".to_string(),
-            context::leakage_over_pairs(channel, &unit, &pairs),
-        );
-    }
-    out
+    NOTIONS
+        .iter()
+        .filter_map(|n| Some((n.key.to_string(), (n.profile?)(channel, domain)?)))
+        .collect()
 }
 
 /// The inputs in the support of any of `priors`.

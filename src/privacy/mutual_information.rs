@@ -1,6 +1,7 @@
 //! Mutual-information privacy: `I(X;Y) <= eps` nats under the prior ([CA-LIP],
 //! Section III). Convex in the channel for a fixed prior; encoded with exponential cones.
 
+use super::registry::{CompositionBound, CompositionRule, NotionEntry};
 use super::{output_probability_bounds, support_range, tie_all, Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
@@ -155,6 +156,22 @@ impl PrivacyNotion for MutualInformationPrivacy {
         }
     }
 }
+
+/// The registry entry: profiled under the domain's prior, compared with, composed by summing.
+pub(super) const ENTRY: NotionEntry = NotionEntry {
+    profile: Some(|channel, domain| Some(mutual_information_up(channel, domain.prior()))),
+    compare: true,
+    composition: Some(CompositionRule {
+        rank: 4,
+        prior_set: false,
+        leakage: |channel, priors| mutual_information_up(channel, &priors[0]),
+        bound: Some(CompositionBound {
+            from_singles: |singles, _| singles.iter().sum::<f64>(),
+            source: "sum of single releases (conditionally independent given X)",
+        }),
+    }),
+    ..NotionEntry::new("mutual-information")
+};
 
 #[cfg(test)]
 mod tests {

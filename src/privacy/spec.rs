@@ -133,19 +133,8 @@ pub struct ApproximateSpec {
     pub spanner: f64,
 }
 
-/// Every accepted notion name.
-pub const NOTION_NAMES: [&str; 10] = [
-    "ldp",
-    "context-ldp",
-    "high-low",
-    "block",
-    "d-privacy",
-    "lip",
-    "bp-lip",
-    "max-leakage",
-    "identifiability",
-    "mutual-information",
-];
+/// Every accepted notion name, in the order of [`super::NOTIONS`] (the variants' order).
+pub const NOTION_NAMES: [&str; super::NOTIONS.len()] = super::registry::keys();
 
 impl PrivacySpec {
     /// The notion's name as in problem files.

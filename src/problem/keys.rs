@@ -73,16 +73,14 @@ pub(super) fn check_shape(value: &toml::Table) -> Result<(), ProblemError> {
     Ok(())
 }
 
-/// Objective kinds that take no key besides `kind`. Serde accepts any key next to the tag of a
-/// unit variant and drops it, so these are checked here.
-const KINDS_WITHOUT_KEYS: [&str; 3] = ["co-location", "mmse-histogram", "mutual-information"];
-
-/// Keys of `[objective]` that serde would accept and then ignore: any key of a kind in
-/// [`KINDS_WITHOUT_KEYS`], and a second or unknown key in a `loss = { ... }` table (an untagged
-/// loss keeps the first variant that fits and drops the rest).
+/// Keys of `[objective]` that serde would accept and then ignore: any key of a kind that takes
+/// no key besides `kind` ([`crate::objective::registry::kinds_without_keys`]: serde accepts any
+/// key next to the tag of a unit variant and drops it), and a second or unknown key in a
+/// `loss = { ... }` table (an untagged loss keeps the first variant that fits and drops the
+/// rest).
 pub(super) fn check_objective_keys(objective: &toml::Table) -> Result<(), ProblemError> {
     if let Some(toml::Value::String(kind)) = objective.get("kind") {
-        if KINDS_WITHOUT_KEYS.contains(&kind.as_str()) {
+        if crate::objective::registry::kinds_without_keys().contains(&kind.as_str()) {
             if let Some((key, v)) = objective.iter().find(|(k, _)| k.as_str() != "kind") {
                 return Err(ProblemError::invalid(
                     format!("objective.{key}"),
