@@ -1,4 +1,4 @@
-//! Minimal reproductions of findings of the soundness suite (`tests/soundness.rs`), each with
+//! Minimal reproductions of findings of the soundness suite (`tests/soundness/soundness.rs`), each with
 //! its optimum derived by hand.
 
 use mechsynth::{solve, Problem, ProblemSpec, SolveOptions};
