@@ -1,0 +1,30 @@
+//! The built `mechsynth` binary, run as a user would: subcommands, flags, output formats,
+//! exit codes and messages. One test crate (one binary to link) for all of them.
+
+#[path = "../support/bin.rs"]
+mod bin;
+mod guards_support;
+mod output_safety_support;
+
+mod audit_closed_stderr_cli;
+mod audit_inputs_cli;
+mod cli;
+mod cli_guards;
+mod collect_cli;
+mod collection_fixes_cli;
+mod compose_cli;
+mod continuous_cli;
+mod continuous_discrete_lip_cli;
+mod curve_resume_cli;
+mod frequency_cli;
+mod input_checks_cli;
+mod line_cli;
+mod number_display_cli;
+mod numeric_flags_cli;
+mod output_labels_cli;
+mod output_safety_cli;
+mod output_safety_inputs_cli;
+mod simulate_guards_cli;
+mod sweep_cli;
+mod time_limit_cli;
+mod transfer_limits_cli;
