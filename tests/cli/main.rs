@@ -16,6 +16,7 @@ mod compose_cli;
 mod continuous_cli;
 mod continuous_discrete_lip_cli;
 mod curve_resume_cli;
+mod explain_cli;
 mod frequency_cli;
 mod input_checks_cli;
 mod line_cli;

@@ -6,6 +6,7 @@
 mod bin;
 
 mod approximate;
+mod architecture;
 mod bootstrap_bound;
 mod collect;
 mod compose;

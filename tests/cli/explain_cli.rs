@@ -1,16 +1,11 @@
 //! `solve --explain` and the JSON's `methods_considered`: every method of auto's order, in that
 //! order, with the one kept and a reason for each of the others; with `--method` only that one.
 
+use crate::bin;
 use serde_json::Value;
-use std::process::Command;
 
 fn solve(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_mechsynth"))
-        .arg("solve")
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap()
+    bin::run(&[&["solve"], args].concat())
 }
 
 fn considered(args: &[&str]) -> Vec<(String, String)> {
