@@ -275,7 +275,7 @@ impl Domain {
 }
 
 /// Largest domain: the channel has n^2 entries (200 MB at this size). Methods that build one
-/// program over the whole channel stop earlier ([`crate::solve::LP_MAX_INPUTS`]).
+/// program over the whole channel stop earlier ([`crate::policy::LP_MAX_INPUTS`]).
 pub const MAX_DOMAIN_SIZE: usize = 5000;
 
 fn check_size(key: &str, n: usize) -> Result<(), ProblemError> {

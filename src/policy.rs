@@ -6,7 +6,7 @@
 //! settles the problem (a closed gap, or no method left that could do better in the time
 //! left) is kept. `mechsynth solve --explain` prints, for a problem, which methods were
 //! considered and why each was skipped. Objectives that are not linear have one method
-//! each (extreme rays, optimal design, or the local method; see [`crate::synthesis`]).
+//! each (extreme rays, optimal design, or the local method; see the synthesis module).
 //!
 //! Representation limits that no choice can move (bit masks of 62 or 63 inputs) stay next
 //! to the code they limit.

@@ -124,7 +124,7 @@ pub trait PrivacyNotion: Debug + Send + Sync {
     /// meets this notion, computed directly in floating point (0 when `channel` already does);
     /// `None` when the notion has no direct formula or mixing cannot repair the channel.
     /// Certification starts from it and confirms the weight it keeps with outward rounding
-    /// (see [`crate::certify::repair_by_mixing`]).
+    /// (see `repair_by_mixing` in the certify module).
     fn mixing_weight(&self, _channel: &Channel, _target: &[f64]) -> Option<f64> {
         None
     }
