@@ -237,25 +237,21 @@ fn auto(task: &Task, run: &Run, explain: &mut Explain) -> Result<MethodOutcome, 
             }
         }
     }
-    if let Some(first) = unclosed {
-        if lazy_sized || run.expired() {
-            explain.skipped(
-                MethodChoice::Lp,
-                "too large for one LP here, or the time limit has passed: the interior point's result is kept",
-            );
-            explain.kept_after_all(MethodChoice::RatioInteriorPoint);
-            return Ok(with_notes(first, passed_over));
-        }
-        let mut solved = method(MethodChoice::Lp)
-            .solve(task, run)?
-            .expect("one LP applies to every linear objective");
-        solved.outcome.notes.insert(0, gap_open(&first, "one LP"));
-        explain.kept(MethodChoice::Lp);
-        return Ok(with_notes(solved, passed_over));
+    if let Some(first) = unclosed.take_if(|_| lazy_sized || run.expired()) {
+        explain.skipped(
+            MethodChoice::Lp,
+            "too large for one LP here, or the time limit has passed: the interior point's result is kept",
+        );
+        explain.kept_after_all(MethodChoice::RatioInteriorPoint);
+        return Ok(with_notes(first, passed_over));
     }
-    let solved = method(MethodChoice::Lp)
+    let mut solved = method(MethodChoice::Lp)
         .solve(task, run)?
         .expect("one LP applies to every linear objective");
+    if let Some(first) = &unclosed {
+        // Small enough for one LP, which closes what the interior point left open.
+        solved.outcome.notes.insert(0, gap_open(first, "one LP"));
+    }
     explain.kept(MethodChoice::Lp);
     Ok(with_notes(solved, passed_over))
 }

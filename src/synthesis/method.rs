@@ -76,6 +76,18 @@ impl<'a> Task<'a> {
         })
     }
 
+    /// A method's `outcome` (if it applied) with the encoding lines of [`Task::cone_encoding`].
+    pub fn with_cone_encoding(
+        &self,
+        outcome: Option<Outcome>,
+        what: &str,
+    ) -> Option<MethodOutcome> {
+        outcome.map(|outcome| MethodOutcome {
+            outcome,
+            encoding: self.cone_encoding(what),
+        })
+    }
+
     /// The encoding lines of a method that encodes the notions' column cones itself: `what`
     /// it does with them, and what an approximate cone keeps (a spanner's edges).
     pub fn cone_encoding(&self, what: &str) -> Vec<String> {

@@ -3,6 +3,7 @@
 //! output counts (no Fisher information, no mechsynth code), random feasible channels, and a
 //! Monte Carlo run of the efficient estimator.
 
+use crate::references::{wide_mse, OPTIMUM_SLACK};
 use mechsynth::objective::{ObjectiveSpec, QuerySpec, Sampling};
 use mechsynth::privacy::PrivacySpec;
 use mechsynth::problem::DomainSpec;
@@ -10,8 +11,6 @@ use mechsynth::{solve, Channel, Problem, ProblemSpec, SolveOptions};
 use nalgebra::{DMatrix, DVector};
 use rand::{Rng, SeedableRng};
 
-/// The certified optimum may trail an independent mechanism's value by at most this, relative.
-const OPTIMUM_SLACK: f64 = 1e-7;
 /// Where subset selection is exactly optimal, the two agree to this, relative.
 const EQUAL_TOLERANCE: f64 = 1e-6;
 
@@ -118,27 +117,6 @@ fn subset_selection(n: usize, k: usize, eps: f64) -> Vec<Vec<f64>> {
                 .collect()
         })
         .collect()
-}
-
-/// The MSE of a channel with more outputs than inputs through its efficient unbiased
-/// estimator, as an independent check: the least-squares estimator weighted by the true
-/// output probabilities, `pi_hat = (Q D^-1 Q^T)^-1 Q D^-1 c/N`, has covariance
-/// `M (diag(lambda) - Q^T diag(pi) Q) M^T` with `M` that matrix; computed here by that
-/// product, not by the closed form.
-fn wide_mse(rows: &[Vec<f64>], pi: &[f64]) -> f64 {
-    let n = pi.len();
-    let m = rows[0].len();
-    let q = DMatrix::from_fn(n, m, |x, y| rows[x][y]);
-    let lambda = q.transpose() * DVector::from_column_slice(pi);
-    let d_inv = DMatrix::from_diagonal(&lambda.map(|l| 1.0 / l));
-    let gram = &q * &d_inv * q.transpose();
-    let estimator = gram.try_inverse().unwrap() * &q * &d_inv;
-    let mut cov = DMatrix::from_diagonal(&lambda);
-    for (x, &weight) in pi.iter().enumerate() {
-        let row = q.row(x).transpose();
-        cov -= (&row * row.transpose()) * weight;
-    }
-    (&estimator * cov * estimator.transpose()).trace()
 }
 
 #[test]

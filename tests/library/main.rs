@@ -4,6 +4,8 @@
 
 #[path = "../support/bin.rs"]
 mod bin;
+#[path = "../support/references.rs"]
+mod references;
 
 mod approximate;
 mod architecture;

@@ -2,6 +2,7 @@
 //! counts from double description (a line of 6, the 3 x 3 grid), and a brute force over every
 //! set of tight pairs on small random metrics.
 
+use crate::references::{cone_of, grid};
 use mechsynth::rays::{enumerate_rays, ColumnCone, RatioCone, SearchBox, VertexVisitor};
 
 #[derive(Clone, Default)]
@@ -17,26 +18,6 @@ impl VertexVisitor for Collect {
     fn merge(&mut self, other: Self) {
         self.0.extend(other.0);
     }
-}
-
-fn cone_of(points: &[(f64, f64)], epsilon: f64) -> ColumnCone {
-    let n = points.len();
-    let mut cone = ColumnCone::orthant(n);
-    for a in 0..n {
-        for b in 0..n {
-            if a != b {
-                let d = (points[a].0 - points[b].0).hypot(points[a].1 - points[b].1);
-                cone.rows.push(ColumnCone::ratio_row(a, b, epsilon * d));
-            }
-        }
-    }
-    cone
-}
-
-fn grid(rows: usize, cols: usize) -> Vec<(f64, f64)> {
-    (0..rows)
-        .flat_map(|r| (0..cols).map(move |c| (r as f64, c as f64)))
-        .collect()
 }
 
 fn vertices(cone: &ColumnCone) -> (Vec<Vec<f64>>, u64) {

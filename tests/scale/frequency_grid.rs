@@ -1,35 +1,11 @@
 //! The certified frequency-estimation optimum (`frequency-mse`) at scale: the 4 x 4 grid under
 //! Euclidean d-privacy, whose cone has 16,743,648 extreme rays (minutes on two cores). The
-//! other frequency-design checks, whose helpers `OPTIMUM_SLACK` and `wide_mse` are repeated
-//! here, are in `tests/library/frequency_design.rs`.
+//! other frequency-design checks are in `tests/library/frequency_design.rs`; both use the
+//! references of `tests/support/references.rs`.
 
+use crate::references::{wide_mse, OPTIMUM_SLACK};
 use mechsynth::{solve, Problem, ProblemSpec, SolveOptions};
-use nalgebra::{DMatrix, DVector};
 use rand::{Rng, SeedableRng};
-
-/// The certified optimum may trail an independent mechanism's value by at most this, relative.
-const OPTIMUM_SLACK: f64 = 1e-7;
-
-/// The MSE of a channel with more outputs than inputs through its efficient unbiased
-/// estimator, as an independent check: the least-squares estimator weighted by the true
-/// output probabilities, `pi_hat = (Q D^-1 Q^T)^-1 Q D^-1 c/N`, has covariance
-/// `M (diag(lambda) - Q^T diag(pi) Q) M^T` with `M` that matrix; computed here by that
-/// product, not by the closed form.
-fn wide_mse(rows: &[Vec<f64>], pi: &[f64]) -> f64 {
-    let n = pi.len();
-    let m = rows[0].len();
-    let q = DMatrix::from_fn(n, m, |x, y| rows[x][y]);
-    let lambda = q.transpose() * DVector::from_column_slice(pi);
-    let d_inv = DMatrix::from_diagonal(&lambda.map(|l| 1.0 / l));
-    let gram = &q * &d_inv * q.transpose();
-    let estimator = gram.try_inverse().unwrap() * &q * &d_inv;
-    let mut cov = DMatrix::from_diagonal(&lambda);
-    for (x, &weight) in pi.iter().enumerate() {
-        let row = q.row(x).transpose();
-        cov -= (&row * row.transpose()) * weight;
-    }
-    (&estimator * cov * estimator.transpose()).trace()
-}
 
 /// `Q[x][y] = e^{-eps d(x,y) / 2} / Z_x`, the exponential mechanism: eps-d-private since the
 /// normalizers' ratio is at most `e^{eps d(x,x') / 2}` too.

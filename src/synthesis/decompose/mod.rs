@@ -373,9 +373,6 @@ impl super::LinearMethod for DecompositionMethod {
             return Ok(None);
         };
         let outcome = solve_by_decomposition(&task.notions, coefficients, task.goal, None, run)?;
-        Ok(outcome.map(|outcome| super::MethodOutcome {
-            outcome,
-            encoding: task.cone_encoding("column cone for pricing"),
-        }))
+        Ok(task.with_cone_encoding(outcome, "column cone for pricing"))
     }
 }

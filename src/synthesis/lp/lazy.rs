@@ -284,9 +284,9 @@ impl crate::synthesis::LinearMethod for LazyRowsMethod {
             task.symmetries(),
             run,
         )?;
-        Ok(outcome.map(|outcome| crate::synthesis::MethodOutcome {
+        Ok(task.with_cone_encoding(
             outcome,
-            encoding: task.cone_encoding("ratio rows added as violated (see the method notes)"),
-        }))
+            "ratio rows added as violated (see the method notes)",
+        ))
     }
 }

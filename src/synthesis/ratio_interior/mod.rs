@@ -298,9 +298,6 @@ impl super::LinearMethod for RatioInteriorMethod {
             task.symmetries(),
             run,
         );
-        Ok(outcome.map(|outcome| super::MethodOutcome {
-            outcome,
-            encoding: task.cone_encoding("ratio rows, one dense block per output column"),
-        }))
+        Ok(task.with_cone_encoding(outcome, "ratio rows, one dense block per output column"))
     }
 }

@@ -299,11 +299,10 @@ impl super::LinearMethod for TiledMethod {
                 run,
             )
         });
-        Ok(outcome.map(|outcome| super::MethodOutcome {
+        Ok(task.with_cone_encoding(
             outcome,
-            encoding: task
-                .cone_encoding("ratio rows of a template lattice, carried to every output"),
-        }))
+            "ratio rows of a template lattice, carried to every output",
+        ))
     }
 }
 
