@@ -49,7 +49,7 @@ struct SolveOutput {
 impl AuditSpec {
     /// Read a TOML audit file or a `solve --format json` report.
     pub fn load(path: &Path) -> Result<Self, ProblemError> {
-        let text = std::fs::read_to_string(path).map_err(|error| ProblemError::Io {
+        let text = crate::source::read_text(path).map_err(|error| ProblemError::Io {
             path: path.to_path_buf(),
             error,
         })?;

@@ -22,6 +22,7 @@ pub mod problem;
 pub mod rays;
 pub mod report;
 pub mod solve;
+pub mod source;
 pub mod synthesis;
 pub mod verify;
 

@@ -46,7 +46,7 @@ impl Model {
     /// Read a `solve --format json` report or a TOML file with `[channel] rows = ...` (the
     /// inputs `audit` reads).
     pub fn load(path: &Path) -> Result<Self, CollectError> {
-        let text = std::fs::read_to_string(path).map_err(|error| ProblemError::Io {
+        let text = crate::source::read_text(path).map_err(|error| ProblemError::Io {
             path: path.to_path_buf(),
             error,
         })?;

@@ -132,7 +132,8 @@ pub fn read_column(path: &Path, column: &str) -> Result<Vec<f64>, ContinuousErro
         path: path.display().to_string(),
         message,
     };
-    let mut reader = csv::Reader::from_path(path).map_err(|e| read_err(e.to_string()))?;
+    let text = crate::source::read_text(path).map_err(|e| read_err(e.to_string()))?;
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
     let headers = reader
         .headers()
         .map_err(|e| read_err(e.to_string()))?
@@ -268,7 +269,7 @@ pub fn criterion(name: &str) -> Result<Criterion, ContinuousError> {
 
 /// Read a `[continuous]` problem file into a request.
 pub fn load(path: &Path) -> Result<Request, ContinuousError> {
-    let text = std::fs::read_to_string(path).map_err(|e| ContinuousError::Read {
+    let text = crate::source::read_text(path).map_err(|e| ContinuousError::Read {
         path: path.display().to_string(),
         message: e.to_string(),
     })?;

@@ -84,7 +84,7 @@ pub struct CurveFile {
 
 /// Read a problem file that may carry a `[curve]` section.
 pub fn load_curve_file(path: &Path) -> Result<CurveFile, CurveError> {
-    let text = std::fs::read_to_string(path).map_err(|source| CurveError::Io {
+    let text = crate::source::read_text(path).map_err(|source| CurveError::Io {
         path: path.display().to_string(),
         source,
     })?;

@@ -75,7 +75,7 @@ impl ProblemSpec {
 
     /// Read and parse a problem file.
     pub fn load(path: &Path) -> Result<Self, ProblemError> {
-        let text = std::fs::read_to_string(path).map_err(|error| ProblemError::Io {
+        let text = crate::source::read_text(path).map_err(|error| ProblemError::Io {
             path: path.to_path_buf(),
             error,
         })?;

@@ -65,6 +65,15 @@ const NUMERIC: &[(&str, &str, &[&str])] = &[
     ("transfer", "--time-limit", &["0"]),
 ];
 
+/// Numeric flags every subcommand takes (global flags), with values out of their range.
+#[rustfmt::skip]
+const GLOBAL_NUMERIC: &[(&str, &[&str])] = &[
+    ("--threads", &["0", "-1", "1.5", "1025"]),
+];
+
+/// Other flags every subcommand takes (global flags).
+const GLOBAL_OTHER: &[&str] = &["--quiet"];
+
 /// Flags whose value is text that carries numbers (a list, a grid, a prior), parsed after
 /// clap: the arguments of a run, the flag and a bad value in it; the message names the flag
 /// (a prior's message names the entry, `prior.sd`).
@@ -81,6 +90,9 @@ const TEXT_NUMBERS: &[(&[&str], &str, &str)] = &[
     (&["transfer", "--simulate", "1", "--true-prior", "0.5,0.5"], "--sim-samples", "NaN"),
     (&["transfer", "--simulate", "1"], "--true-prior", "NaN,0.5"),
     (&["transfer", "ch.toml"], "--prior", "inf,0.5"),
+    (&["plan", "--size", "2", "--rmse", "0.1", "--epsilon", "1"], "--prior", "NaN,0.5"),
+    (&["simulate", "--baseline", "k-rr", "--epsilon", "1", "--size", "2", "--users", "10"], "--prior", "inf,0.5"),
+    (&["privatize", "--baseline", "k-rr", "--epsilon", "1", "--size", "2"], "--prior", "0.5,-inf"),
     (&["compose", "ch.toml"], "--bp-priors", "NaN,0.5"),
     (&["compose", "ch.toml"], "--sweep", "releases=inf,2"),
     (&["compose", "ch.toml"], "--sweep", "delta-prime=NaN,0.1"),
@@ -92,14 +104,16 @@ const OTHER: &[(&str, &[&str])] = &[
     ("solve", &["--format", "--solver", "--method", "--explain", "--output", "--force", "--svg", "--help"]),
     ("audit", &["--format", "--strict", "--svg", "--force", "--help"]),
     ("verify", &["--sweep", "--theorems", "--format", "--solver", "--help"]),
-    ("privatize", &["--channel", "--baseline", "--oracle", "--domain", "--sensitive", "--blocks", "--column", "--match", "--output", "--force", "--help"]),
-    ("estimate", &["--channel", "--baseline", "--oracle", "--domain", "--sensitive", "--blocks", "--counts", "--column", "--estimator", "--query", "--estimand", "--format", "--help"]),
-    ("simulate", &["--channel", "--baseline", "--oracle", "--domain", "--sensitive", "--blocks", "--sampling", "--estimator", "--priors", "--estimand", "--format", "--help"]),
-    ("plan", &["--channel", "--baseline", "--domain", "--target", "--symbol", "--estimand", "--format", "--help"]),
+    ("privatize", &["--channel", "--baseline", "--oracle", "--domain", "--prior", "--sensitive", "--blocks", "--column", "--match", "--output", "--force", "--help"]),
+    ("estimate", &["--channel", "--baseline", "--oracle", "--domain", "--prior", "--sensitive", "--blocks", "--counts", "--column", "--estimator", "--query", "--estimand", "--format", "--help"]),
+    ("simulate", &["--channel", "--baseline", "--oracle", "--domain", "--prior", "--sensitive", "--blocks", "--sampling", "--estimator", "--priors", "--estimand", "--format", "--help"]),
+    ("plan", &["--channel", "--baseline", "--domain", "--prior", "--target", "--symbol", "--estimand", "--format", "--help"]),
     ("curve", &["--epsilons", "--sizes", "--priors", "--users", "--compare", "--no-registry", "--mechanisms", "--output", "--svg", "--force", "--resume", "--solver", "--title", "--help"]),
     ("compose", &["--bp-priors", "--format", "--sweep", "--series-over", "--only", "--csv", "--svg", "--title", "--y-label", "--force", "--help"]),
     ("figures", &["--out", "--force", "--help"]),
     ("continuous", &["--prior", "--data", "--column", "--edges", "--mechanism", "--notion", "--range", "--criterion", "--verify", "--format", "--plot", "--sweep", "--series-over", "--only", "--csv", "--svg", "--title", "--y-label", "--force", "--help"]),
+    ("completions", &["--help"]),
+    ("man", &["--out", "--force", "--help"]),
     ("transfer", &["--prior", "--data", "--column", "--true-prior", "--family", "--emit-problem", "--sim-samples", "--format", "--sweep", "--series-over", "--only", "--csv", "--svg", "--title", "--y-label", "--force", "--help"]),
 ];
 
@@ -122,6 +136,21 @@ fn every_numeric_flag_refuses_non_finite_and_out_of_range_values() {
             assert_refused(&run_in(&dir, &[sub, flag, value]), &what, flag, value);
             let joined = format!("{flag}={value}");
             assert_refused(&run_in(&dir, &[sub, &joined]), &what, flag, value);
+        }
+    }
+}
+
+#[test]
+fn global_numeric_flags_refuse_out_of_range_values_before_and_after_the_subcommand() {
+    let dir = scratch("global-numeric-flags");
+    for (flag, out_of_range) in GLOBAL_NUMERIC {
+        for value in NOT_FINITE.iter().chain(out_of_range.iter()) {
+            let what = format!("{flag} {value}");
+            let before = [*flag, *value, "completions", "bash"];
+            assert_refused(&run_in(&dir, &before), &what, flag, value);
+            let joined = format!("{flag}={value}");
+            let after = ["completions", "bash", &joined];
+            assert_refused(&run_in(&dir, &after), &what, flag, value);
         }
     }
 }
@@ -194,10 +223,15 @@ fn the_table_covers_every_flag_of_every_subcommand() {
             .filter(|(s, _, _)| s == sub)
             .map(|(_, f, _)| *f)
             .collect();
+        let numeric: BTreeSet<&str> = numeric
+            .into_iter()
+            .chain(GLOBAL_NUMERIC.iter().map(|(f, _)| *f))
+            .collect();
         let other: BTreeSet<&str> = OTHER
             .iter()
             .filter(|(s, _)| s == sub)
             .flat_map(|(_, fs)| fs.iter().copied())
+            .chain(GLOBAL_OTHER.iter().copied())
             .collect();
         let listed = flags_of(sub);
         for flag in &listed {

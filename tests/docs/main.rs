@@ -88,6 +88,8 @@ impl Drop for Scratch {
 fn commands_in_readme_and_docs() {
     let bin = Path::new(env!("CARGO_BIN_EXE_mechsynth"));
     let overwrite = std::env::var_os("TRYCMD").is_some_and(|mode| mode == "overwrite");
+    // A terminal's width would cut the tables the pages show whole.
+    std::env::remove_var("COLUMNS");
     let mut failed = Vec::new();
     for page in pages() {
         let name = page.to_string_lossy().replace(['/', '.'], "-");

@@ -1,6 +1,6 @@
 //! `mechsynth audit`: what a given channel really guarantees.
 
-use crate::common::{emit, Format};
+use crate::common::{cut_table, emit, terminal_width, Format};
 use anyhow::Result;
 use mechsynth::{audit, AuditSpec};
 use std::path::PathBuf;
@@ -64,7 +64,11 @@ pub fn run(args: AuditArgs) -> Result<u8> {
     }
     let text = match args.format {
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
-        Format::Table => report.to_table(),
+        Format::Table => cut_table(
+            &report.to_table(),
+            terminal_width(),
+            "--format csv or --format json",
+        ),
         Format::Csv => report.to_csv(),
     };
     emit(&text, None)?;
@@ -101,7 +105,7 @@ pub fn run(args: AuditArgs) -> Result<u8> {
 /// The `output_labels` of a `solve --format json` report (`y0, y1, ...` for an MMSE channel),
 /// when `file` is one and they match the channel's outputs; `None` for a TOML channel file.
 fn report_output_labels(file: &std::path::Path, outputs: usize) -> Option<Vec<String>> {
-    let text = std::fs::read_to_string(file).ok()?;
+    let text = mechsynth::source::read_text(file).ok()?;
     if !text.trim_start().starts_with('{') {
         return None;
     }

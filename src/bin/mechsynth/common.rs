@@ -2,6 +2,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::ValueEnum;
+use mechsynth::source::is_stdio;
 use mechsynth::{BackendKind, ProblemError, SolveError};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -133,14 +134,19 @@ fn folder_of(path: &Path) -> &Path {
 /// (compared as files, not as spellings: a hard link or symlink to an input is that input), or
 /// the same file as another output; an existing file is replaced only with `force`. Errors
 /// name the flag and its value (exit 2).
+///
+/// An output named `-` is standard output. A report flag (`-o`, `--csv`: the flags whose
+/// absence prints the report on stdout) may be `-`; any other output may be `-` only when the
+/// report goes to a file, so that stdout carries one document.
 pub fn check_outputs(outputs: &[Output], inputs: &[PathBuf], force: bool) -> Result<()> {
+    check_stdout(outputs)?;
     let input_ids: Vec<(&PathBuf, Identity)> = inputs
         .iter()
-        .filter(|p| p.as_os_str() != "-")
+        .filter(|p| !is_stdio(p))
         .filter_map(|p| identity(p).map(|id| (p, id)))
         .collect();
     let mut seen: Vec<(&Output, Identity)> = Vec::new();
-    for out in outputs {
+    for out in outputs.iter().filter(|o| !is_stdio(o.path)) {
         let shown = out.path.display();
         if out.path.is_dir() {
             bail!(UsageError(format!(
@@ -190,6 +196,60 @@ pub fn check_outputs(outputs: &[Output], inputs: &[PathBuf], force: bool) -> Res
     Ok(())
 }
 
+/// The flags whose absence prints the report on standard output.
+const REPORT_FLAGS: [&str; 2] = ["-o", "--csv"];
+
+/// At most one output is `-` (standard output), and only the report's, or another when the
+/// report goes to a file.
+fn check_stdout(outputs: &[Output]) -> Result<()> {
+    let mut dashes = outputs.iter().filter(|o| is_stdio(o.path));
+    let Some(first) = dashes.next() else {
+        return Ok(());
+    };
+    if let Some(second) = dashes.next() {
+        bail!(UsageError(format!(
+            "invalid `{}` = -: `{}` = - writes standard output already; give one of them a file path",
+            second.flag, first.flag
+        )));
+    }
+    let report_to_file = outputs
+        .iter()
+        .any(|o| REPORT_FLAGS.contains(&o.flag) && !is_stdio(o.path));
+    if !REPORT_FLAGS.contains(&first.flag) && !report_to_file {
+        bail!(UsageError(format!(
+            "invalid `{}` = -: standard output carries the report; give `{}` a file path, or send the report to a file (`-o FILE`, or `--csv FILE` with --sweep) where the subcommand has one",
+            first.flag, first.flag
+        )));
+    }
+    Ok(())
+}
+
+/// Refuse `-` for `flag`, a path where standard input or output does not apply (`what` says
+/// why).
+pub fn refuse_stdio(flag: &str, path: &Path, what: &str) -> Result<()> {
+    if is_stdio(path) {
+        bail!(UsageError(format!(
+            "invalid `{flag}` = -: {what}; standard input and output do not apply here"
+        )));
+    }
+    Ok(())
+}
+
+/// Refuse a run in which two arguments read standard input (`-`): it can be read only once.
+/// `args` are the flags (or argument names) with the paths they were given.
+pub fn one_stdin(args: &[(&str, Option<&Path>)]) -> Result<()> {
+    let mut dashes = args
+        .iter()
+        .filter(|(_, p)| p.is_some_and(is_stdio))
+        .map(|(flag, _)| *flag);
+    if let (Some(first), Some(second)) = (dashes.next(), dashes.next()) {
+        bail!(UsageError(format!(
+            "invalid `{second}` = -: `{first}` = - reads standard input already, and it can be read once; give one of them a file path"
+        )));
+    }
+    Ok(())
+}
+
 /// The files a problem's `[domain]` reads (the `domain.points` CSV), as the loader resolved them.
 pub fn domain_files(domain: &mechsynth::problem::DomainSpec) -> Vec<PathBuf> {
     domain.points.iter().map(|p| p.file.clone()).collect()
@@ -207,8 +267,9 @@ pub fn channel_files(path: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// Write `text` to `output` (saying so on stderr), or to stdout when it is `None` or `-`.
 pub fn emit(text: &str, output: Option<&Path>) -> Result<()> {
-    match output {
+    match output.filter(|p| !is_stdio(p)) {
         Some(path) => {
             std::fs::write(path, text)
                 .with_context(|| format!("cannot write {}", path.display()))?;
@@ -220,6 +281,52 @@ pub fn emit(text: &str, output: Option<&Path>) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The narrowest width a table is cut to (narrower terminals get lines of this width).
+const MIN_TABLE_WIDTH: usize = 40;
+
+/// The width tables on stdout are cut to: `COLUMNS` when it is set to a number, else the
+/// terminal's when stdout is one; `None` (nothing is cut) for a pipe or a file.
+pub fn terminal_width() -> Option<usize> {
+    if let Some(columns) = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|&c| c > 0)
+    {
+        return Some(columns.max(MIN_TABLE_WIDTH));
+    }
+    let term = console::Term::stdout();
+    term.is_term()
+        .then(|| term.size_checked())
+        .flatten()
+        .map(|(_, cols)| usize::from(cols).max(MIN_TABLE_WIDTH))
+}
+
+/// `table` with every line wider than `width` cut to it (ending in `…`), and then a line
+/// saying so and where the whole table is (`full`, e.g. "--format csv or -o FILE").
+pub fn cut_table(table: &str, width: Option<usize>, full: &str) -> String {
+    let Some(width) = width else {
+        return table.to_string();
+    };
+    let mut cut = 0;
+    let mut out = String::with_capacity(table.len());
+    for line in table.lines() {
+        if line.chars().count() > width {
+            cut += 1;
+            out.extend(line.chars().take(width - 1));
+            out.push('…');
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    if cut > 0 {
+        out.push_str(&format!(
+            "({cut} line(s) cut at {width} columns; the whole table: {full})\n"
+        ));
+    }
+    out
 }
 
 /// Progress messages on stderr, from two seconds into the run, at most twice a second.

@@ -75,6 +75,12 @@ fn parse_priors(text: &str, n: usize) -> Result<Vec<Vec<f64>>> {
 /// when `--time-limit` runs out first.
 pub fn run(args: ComposeArgs) -> Result<u8> {
     args.sweep.check_needed_with_format(args.format)?;
+    let named: Vec<(&str, Option<&std::path::Path>)> = args
+        .channels
+        .iter()
+        .map(|c| ("CHANNEL", Some(c.as_path())))
+        .collect();
+    crate::common::one_stdin(&named)?;
     let deadline = deadline_of(args.time_limit)?;
     if args.sweep.sweep.is_some() {
         let inputs = |a: &ComposeArgs| {

@@ -101,7 +101,7 @@ fn grid_of(args: &CurveArgs, curve: &CurveSpec) -> Result<Grid> {
 const PROGRESS_AFTER_SECONDS: f64 = 2.0;
 
 /// Run `curve`: 0 when every point ran, 4 when the overall time limit left points out.
-pub fn run(args: CurveArgs) -> Result<u8> {
+pub fn run(mut args: CurveArgs) -> Result<u8> {
     positive("--point-time-limit", args.point_time_limit)?;
     if let Some(t) = args.time_limit {
         positive("--time-limit", t)?;
@@ -111,6 +111,19 @@ pub fn run(args: CurveArgs) -> Result<u8> {
             "invalid `--gap` = {}: must be a relative gap in [0, 1)",
             args.gap
         )));
+    }
+    // `-o -` is standard output, where the CSV goes without -o.
+    if args
+        .output
+        .as_deref()
+        .is_some_and(mechsynth::source::is_stdio)
+    {
+        if args.resume {
+            bail!(UsageError(
+                "invalid `-o` = -: --resume continues the CSV in a file; give -o FILE".into()
+            ));
+        }
+        args.output = None;
     }
     if args.resume && args.output.is_none() {
         bail!(UsageError(
@@ -235,7 +248,7 @@ pub fn run(args: CurveArgs) -> Result<u8> {
         .count();
     let bar = ProgressBar::with_draw_target(
         Some(todo as u64),
-        if std::io::stderr().is_terminal() {
+        if std::io::stderr().is_terminal() && !crate::quiet() {
             ProgressDrawTarget::stderr()
         } else {
             ProgressDrawTarget::hidden()
@@ -353,11 +366,9 @@ pub fn run(args: CurveArgs) -> Result<u8> {
     })
 }
 
-/// Write `text` to `path` and say so on stderr.
+/// Write `text` to `path` and say so on stderr (to stdout for `-`).
 pub fn write_file(path: &Path, text: &str) -> Result<()> {
-    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
-    log_line!("wrote {}", path.display());
-    Ok(())
+    emit(text, Some(path))
 }
 
 /// Write the channel heatmap of `rows` to `path` (for `solve --svg` and `audit --svg`).

@@ -72,6 +72,12 @@ pub struct EstimateArgs {
 pub fn run(args: EstimateArgs) -> Result<u8> {
     let start = Instant::now();
     check_time_limit(args.time_limit)?;
+    let mut files = args.mechanism.files().to_vec();
+    files.extend([
+        ("REPORTS", args.reports.as_deref()),
+        ("--counts", args.counts.as_deref()),
+    ]);
+    crate::common::one_stdin(&files)?;
     if !(args.level > 0.0 && args.level < 1.0) {
         bail!(UsageError(format!(
             "invalid `--level` = {}: must be in (0, 1)",

@@ -29,6 +29,8 @@ pub fn run(args: FiguresArgs) -> Result<u8> {
             args.point_time_limit
         )));
     }
+    crate::common::refuse_stdio("DIR", &args.dir, "it names a folder of manifests")?;
+    crate::common::refuse_stdio("--out", &args.out, "it names a folder of figures")?;
     if !args.dir.is_dir() {
         bail!(UsageError(format!(
             "invalid `DIR` = {}: not a folder",

@@ -15,17 +15,22 @@
 //! at its time limit; `transfer` exits 0, 1 or 2, and 4 when `--simulate` reaches
 //! `--time-limit`. A closed stdout (`mechsynth solve p.toml | head`) ends any run quietly with 0.
 
-/// `eprintln!` that ignores a failed write: a closed stderr (`2>&1 | head`) must neither stop
-/// nor crash the run. Defined before the modules so that every one can use it.
+/// `eprintln!` for progress, notes and warnings: silent under `--quiet`, and a failed write
+/// is ignored (a closed stderr, `2>&1 | head`, must neither stop nor crash the run). Errors
+/// are printed by `main` itself, also under `--quiet`. Defined before the modules so that
+/// every one can use it.
 macro_rules! log_line {
     ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        if !$crate::quiet() {
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stderr(), $($arg)*);
+        }
     }};
 }
 
 mod audit;
 mod common;
+mod completions;
 mod compose;
 mod continuous;
 mod curve;
@@ -45,6 +50,7 @@ mod verify;
 use anyhow::Result;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use common::classify;
+use std::io::Write as _;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -56,6 +62,24 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Print no progress, notes or warnings on stderr (errors are still printed).
+    #[arg(long, short = 'q', global = true)]
+    quiet: bool,
+    /// Worker threads of the parallel steps (curve and sweep points, tiled and decomposed
+    /// solves, simulation trials). Default: all cores (or `RAYON_NUM_THREADS` when set).
+    #[arg(long, global = true, value_name = "N", allow_hyphen_values = true, value_parser = numbers::count(1usize, MAX_THREADS))]
+    threads: Option<usize>,
+}
+
+/// The most worker threads `--threads` takes.
+const MAX_THREADS: usize = 1024;
+
+/// Set by `--quiet`: [`log_line!`] prints nothing.
+static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether `--quiet` was given.
+pub fn quiet() -> bool {
+    QUIET.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 #[derive(Subcommand)]
@@ -94,13 +118,49 @@ enum Command {
     /// (transferability bounds), and a bounded-prior design over the confidence set; over a
     /// grid with --sweep.
     Transfer(transfer::TransferArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish) on stdout.
+    Completions(completions::CompletionsArgs),
+    /// Write the man pages (mechsynth.1 and one per subcommand) into a folder, or print one
+    /// page on stdout.
+    Man(completions::ManArgs),
 }
 
 fn main() -> ExitCode {
     // Negative numbers are values (`--time-limit -1` gets the check's message naming the flag,
     // not clap's "unexpected argument"), and so is anything after a numeric flag
     // (`--epsilon -inf` is refused by `numbers` naming `--epsilon`).
-    let command = Cli::command().mut_subcommands(|sub| {
+    let command = cli_command();
+    let cli = Cli::from_arg_matches(&command.get_matches()).unwrap_or_else(|e| e.exit());
+    QUIET.store(cli.quiet, std::sync::atomic::Ordering::Relaxed);
+    if let Some(threads) = cli.threads {
+        // Before any parallel work: the global pool is built once.
+        if let Err(e) = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global()
+        {
+            let _ = writeln!(
+                std::io::stderr(),
+                "error: cannot start {threads} threads: {e}"
+            );
+            return ExitCode::from(1);
+        }
+    }
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        // A reader that closed the pipe (`mechsynth solve p.toml | head`) wanted no more
+        // output: stop quietly, as ripgrep does.
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
+        Err(error) => {
+            let f = classify(error);
+            let _ = writeln!(std::io::stderr(), "error: {:#}", f.error);
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+/// The command line's definition, as `main` parses it (also for completions and man pages).
+pub fn cli_command() -> clap::Command {
+    Cli::command().mut_subcommands(|sub| {
         sub.mut_args(|arg| {
             if numbers::is_numeric(&arg) {
                 arg.allow_hyphen_values(true)
@@ -110,19 +170,7 @@ fn main() -> ExitCode {
                 arg
             }
         })
-    });
-    let cli = Cli::from_arg_matches(&command.get_matches()).unwrap_or_else(|e| e.exit());
-    match run(cli) {
-        Ok(code) => ExitCode::from(code),
-        // A reader that closed the pipe (`mechsynth solve p.toml | head`) wanted no more
-        // output: stop quietly, as ripgrep does.
-        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
-        Err(error) => {
-            let f = classify(error);
-            log_line!("error: {:#}", f.error);
-            ExitCode::from(f.code)
-        }
-    }
+    })
 }
 
 /// Whether the error comes from writing to a pipe whose reader has gone.
@@ -148,5 +196,7 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Continuous(args) => continuous::run(args),
         Command::Transfer(args) => transfer::run(args),
         Command::Compose(args) => compose::run(args),
+        Command::Completions(args) => completions::run_completions(args),
+        Command::Man(args) => completions::run_man(args),
     }
 }

@@ -32,6 +32,11 @@ pub struct MechanismArgs {
     /// Domain of a baseline or oracle: the symbols 0..N-1 with a uniform prior.
     #[arg(long, value_name = "N", conflicts_with_all = ["channel", "domain"], value_parser = crate::numbers::count(2, mechsynth::domain::MAX_DOMAIN_SIZE))]
     pub size: Option<usize>,
+    /// The prior of the domain: comma-separated probabilities, one per symbol, checked as a
+    /// problem file's `prior` (non-negative, summing to 1 within 1e-6); it replaces the prior
+    /// of `--domain`, of `--size` (uniform) or of the channel file.
+    #[arg(long, value_name = "P,P,...")]
+    pub prior: Option<String>,
     /// Sensitive symbols of `--baseline hadamard-high-low`: labels or indices, comma-separated.
     #[arg(long, value_name = "LIST")]
     pub sensitive: Option<String>,
@@ -114,8 +119,8 @@ impl Mechanism {
 /// The `[domain]` table of a `--domain` file, its points file taken relative to the file's
 /// folder (as a problem file's).
 fn domain_spec(path: &Path) -> Result<DomainSpec> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = mechsynth::source::read_text(path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
     let value: toml::Table = toml::from_str(&text)
         .map_err(|e| UsageError(format!("cannot parse {}: {e}", path.display())))?;
     let Some(domain) = value.get("domain") else {
@@ -130,6 +135,29 @@ fn domain_spec(path: &Path) -> Result<DomainSpec> {
         .map_err(|e| UsageError(format!("{}: `domain`: {e}", path.display())))?;
     spec.resolve_relative_to(path.parent().unwrap_or(Path::new("")));
     Ok(spec)
+}
+
+/// `domain` with the prior of `--prior` = `text` (when given), checked as a problem file's
+/// `prior` and divided by its sum.
+pub fn with_prior(domain: Domain, text: Option<&str>) -> Result<Domain> {
+    let Some(text) = text else {
+        return Ok(domain);
+    };
+    let prior: Vec<f64> = text
+        .split(',')
+        .map(|v| v.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| {
+            UsageError(format!(
+                "invalid `--prior` = {text}: must be comma-separated probabilities, one per symbol (e.g. 0.5,0.3,0.2)"
+            ))
+        })?;
+    mechsynth::domain::validate_prior("--prior", &prior, domain.size())?;
+    if let (_, Some(note)) = mechsynth::domain::normalize_prior("--prior", &prior) {
+        log_line!("note: {note}");
+    }
+    // Divided by its sum once, there, as a problem file's prior is.
+    Ok(domain.with_prior(prior)?)
 }
 
 fn load_domain(path: &Path) -> Result<Domain> {
@@ -153,6 +181,15 @@ impl MechanismArgs {
         files
     }
 
+    /// The flags of these arguments that name a file, with their paths (for
+    /// [`crate::common::one_stdin`]).
+    pub fn files(&self) -> [(&'static str, Option<&Path>); 2] {
+        [
+            ("--channel", self.channel.as_deref()),
+            ("--domain", self.domain.as_deref()),
+        ]
+    }
+
     /// The domain of a baseline or oracle (`--domain FILE` or `--size N`): at least two
     /// symbols, since a domain of one symbol reveals nothing and needs no mechanism.
     pub fn baseline_domain(&self) -> Result<Domain> {
@@ -160,11 +197,11 @@ impl MechanismArgs {
             (Some(path), _) => {
                 let domain = load_domain(path)?;
                 check_symbols("--domain", &path.display().to_string(), domain.size())?;
-                Ok(domain)
+                with_prior(domain, self.prior.as_deref())
             }
             (None, Some(n)) => {
                 check_symbols("--size", &n.to_string(), n)?;
-                Ok(Domain::sized(n)?)
+                with_prior(Domain::sized(n)?, self.prior.as_deref())
             }
             (None, None) => bail!(UsageError(
                 "a baseline or oracle needs a domain: --domain FILE or --size N".into()
@@ -203,7 +240,9 @@ impl MechanismArgs {
                     "invalid `--epsilon`: a channel file has its own parameters; --epsilon is for baselines and oracles".into()
                 ));
             }
-            return Ok(Mechanism::Channel(Model::load(path)?));
+            let mut model = Model::load(path)?;
+            model.domain = with_prior(model.domain, self.prior.as_deref())?;
+            return Ok(Mechanism::Channel(model));
         }
         if let Some(spec) = self.baseline {
             let domain = self.baseline_domain()?;

@@ -24,6 +24,10 @@ pub struct PlanArgs {
     /// Without a channel: the symbols 0..N-1, uniform prior.
     #[arg(long, value_name = "N", conflicts_with_all = ["channel", "domain"], value_parser = crate::numbers::count(2, mechsynth::domain::MAX_DOMAIN_SIZE))]
     size: Option<usize>,
+    /// The planning prior: comma-separated probabilities, one per symbol, checked as a problem
+    /// file's `prior`; it replaces the prior of the channel, `--domain` or `--size` (uniform).
+    #[arg(long, value_name = "P,P,...")]
+    prior: Option<String>,
     /// Target RMSE.
     #[arg(long, value_parser = crate::numbers::positive())]
     rmse: f64,
@@ -83,6 +87,10 @@ pub fn run(args: PlanArgs) -> Result<u8> {
             "the baselines need `--epsilon` (users needed at that level) or `--users` (smallest epsilon for that many users)".into()
         ));
     }
+    crate::common::one_stdin(&[
+        ("--channel", args.channel.as_deref()),
+        ("--domain", args.domain.as_deref()),
+    ])?;
     let domain_args = crate::mechanism::MechanismArgs {
         channel: None,
         baseline: None,
@@ -90,14 +98,16 @@ pub fn run(args: PlanArgs) -> Result<u8> {
         epsilon: None,
         domain: args.domain.clone(),
         size: args.size,
+        prior: args.prior.clone(),
         sensitive: None,
         blocks: None,
     };
     let model = match (&args.channel, args.baseline) {
         (Some(path), _) => {
-            let model = Model::load(path)?;
+            let mut model = Model::load(path)?;
             let value = path.display().to_string();
             crate::mechanism::check_symbols("--channel", &value, model.domain.size())?;
+            model.domain = crate::mechanism::with_prior(model.domain, args.prior.as_deref())?;
             Some(model)
         }
         (None, Some(spec)) => {

@@ -81,8 +81,19 @@ fn pass(
 }
 
 /// Run `privatize`: nothing is written unless every record is in the domain.
-pub fn run(args: PrivatizeArgs) -> Result<u8> {
+pub fn run(mut args: PrivatizeArgs) -> Result<u8> {
     let start = Instant::now();
+    // `-o -` is standard output, where the reports go without -o.
+    if args
+        .output
+        .as_deref()
+        .is_some_and(mechsynth::source::is_stdio)
+    {
+        args.output = None;
+    }
+    let mut files = args.mechanism.files().to_vec();
+    files.push(("INPUT", Some(args.input.as_path())));
+    crate::common::one_stdin(&files)?;
     check_time_limit(args.time_limit)?;
     let mechanism = args.mechanism.load()?;
     if args.seed.is_some() {

@@ -62,8 +62,8 @@ pub struct SimulateArgs {
 }
 
 fn read_groups(path: &Path, n: usize) -> Result<Vec<UserGroup>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = mechsynth::source::read_text(path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
     let mut groups = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -120,6 +120,9 @@ fn read_groups(path: &Path, n: usize) -> Result<Vec<UserGroup>> {
 /// Run `simulate`; exit 0 (disagreements are flagged on stderr and in the output).
 pub fn run(args: SimulateArgs) -> Result<u8> {
     check_time_limit(args.time_limit)?;
+    let mut files = args.mechanism.files().to_vec();
+    files.push(("--priors", args.priors.as_deref()));
+    crate::common::one_stdin(&files)?;
     if !(args.level > 0.0 && args.level < 1.0) {
         bail!(UsageError(format!(
             "invalid `--level` = {}: must be in (0, 1)",

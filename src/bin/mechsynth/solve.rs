@@ -1,7 +1,8 @@
 //! `mechsynth solve`: the optimal certified channel of a problem file.
 
 use crate::common::{
-    backend_of, check_outputs, domain_files, emit, Format, Output, Solver, UsageError,
+    backend_of, check_outputs, cut_table, domain_files, emit, terminal_width, Format, Output,
+    Solver, UsageError,
 };
 use anyhow::{bail, Result};
 use mechsynth::solve::GapTolerance;
@@ -103,8 +104,22 @@ pub fn run(args: SolveArgs) -> Result<u8> {
     let report = report?;
     let text = match args.format {
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
-        Format::Table if args.explain => report.to_table() + "\n" + &report.explain(),
-        Format::Table => report.to_table(),
+        Format::Table => {
+            let table = match args.output {
+                // A file gets the whole table; the terminal gets what fits.
+                Some(_) => report.to_table(),
+                None => cut_table(
+                    &report.to_table(),
+                    terminal_width(),
+                    "--format csv, --format json or -o FILE",
+                ),
+            };
+            if args.explain {
+                table + "\n" + &report.explain()
+            } else {
+                table
+            }
+        }
         Format::Csv => report.to_csv(),
     };
     if args.explain && matches!(args.format, Format::Csv) {

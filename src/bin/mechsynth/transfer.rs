@@ -2,7 +2,7 @@
 //! for an estimated one (context-aware-lip Lemma 3, (12), Cor. 6, 7, 8).
 
 use crate::common::{emit, Format, UsageError};
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use mechsynth::collect::Model;
 use mechsynth::continuous::transfer as tr;
 use mechsynth::continuous::transfer_sim::Discrepancy;
@@ -229,7 +229,9 @@ fn compute(args: &TransferArgs) -> Result<(Out, Model, PathBuf)> {
                 .column
                 .as_deref()
                 .ok_or_else(|| UsageError("--data needs --column".into()))?;
-            let mut reader = csv::Reader::from_path(path)?;
+            let text = mechsynth::source::read_text(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let mut reader = csv::Reader::from_reader(text.as_bytes());
             let idx = reader
                 .headers()?
                 .iter()

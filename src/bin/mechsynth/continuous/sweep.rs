@@ -94,7 +94,7 @@ pub fn inputs(args: &ContinuousArgs) -> Vec<PathBuf> {
     if let Some(path) = &args.file {
         files.push(path.clone());
         let base = path.parent().unwrap_or(std::path::Path::new("."));
-        let prior = std::fs::read_to_string(path)
+        let prior = mechsynth::source::read_text(path)
             .ok()
             .and_then(|text| text.parse::<toml::Table>().ok())
             .and_then(|t| t.get("continuous")?.get("prior").cloned());
