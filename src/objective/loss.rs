@@ -35,6 +35,21 @@ pub(super) const ENTRY: ObjectiveEntry = ObjectiveEntry::new("expected-loss");
 pub const LOSS_NAMES: [&str; 3] = ["hamming", "absolute", "squared"];
 
 impl LossSpec {
+    /// The 0/1 loss: 1 when the output is not the input.
+    pub fn hamming() -> Self {
+        LossSpec::Named("hamming".into())
+    }
+
+    /// The absolute difference of the values (or the natural distance of the domain).
+    pub fn absolute() -> Self {
+        LossSpec::Named("absolute".into())
+    }
+
+    /// The squared difference of the values (or of the natural distance).
+    pub fn squared() -> Self {
+        LossSpec::Named("squared".into())
+    }
+
     /// A short name for reports.
     pub fn name(&self) -> String {
         match self {

@@ -1,8 +1,10 @@
 //! Problem files: the declarative TOML format and its validation into a [`Problem`].
 
+mod builder;
 mod domain_spec;
 mod keys;
 
+pub use builder::ProblemBuilder;
 pub use domain_spec::{DomainSpec, GridSpec};
 
 use crate::domain::Domain;
@@ -146,9 +148,10 @@ impl Problem {
         })
     }
 
-    /// Read, parse and validate a problem file.
+    /// Read, parse and validate a problem file (through [`ProblemBuilder`], as a problem built
+    /// in code is).
     pub fn load(path: &Path) -> Result<Self, ProblemError> {
-        Self::from_spec(ProblemSpec::load(path)?)
+        ProblemBuilder::from_spec(ProblemSpec::load(path)?).build()
     }
 
     /// The problem's title (its `name`, else "unnamed problem").

@@ -82,7 +82,7 @@ pub fn run(args: SolveArgs) -> Result<u8> {
         .filter_map(|(flag, p)| p.as_deref().map(|path| Output { flag, path }))
         .collect();
     check_outputs(&outputs, &inputs, args.force)?;
-    let problem = Problem::from_spec(spec)?;
+    let problem = mechsynth::problem::ProblemBuilder::from_spec(spec).build()?;
     for w in &problem.warnings {
         log_line!("warning: {w}");
     }
