@@ -7,7 +7,7 @@ use crate::common::{
 use anyhow::{bail, Result};
 use mechsynth::solve::GapTolerance;
 use mechsynth::synthesis::Status;
-use mechsynth::{solve, LpStatus, MethodChoice, Problem, ProblemSpec, SolveOptions};
+use mechsynth::{solve, LpStatus, MethodChoice, ProblemSpec, SolveOptions};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
