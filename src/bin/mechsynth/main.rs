@@ -31,6 +31,7 @@ mod continuous;
 mod curve;
 mod estimate;
 mod figures;
+mod html;
 mod input;
 mod mechanism;
 mod numbers;
