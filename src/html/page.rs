@@ -12,7 +12,8 @@ h1{font-size:1.6rem;margin-bottom:.3rem}h2{font-size:1.2rem;margin-top:2rem;\
 border-bottom:1px solid #d0d7de;padding-bottom:.2rem}\
 table{border-collapse:collapse;margin:.6rem 0;font-size:.92rem}\
 th,td{border:1px solid #d0d7de;padding:.25rem .6rem;text-align:left;vertical-align:top}\
-th{background:#f3f5f7}td.num{font-family:ui-monospace,Menlo,Consolas,monospace;text-align:right}\
+th{background:#f3f5f7}td.num{font-family:ui-monospace,Menlo,Consolas,monospace;text-align:right;white-space:nowrap}\
+.wide{overflow-x:auto;max-width:100%}\
 table.facts th{width:14rem}\
 pre{background:#f6f8fa;border:1px solid #d0d7de;padding:.8rem;overflow-x:auto;font-size:.85rem}\
 code{font-family:ui-monospace,Menlo,Consolas,monospace}\
@@ -136,12 +137,14 @@ impl Page {
         self.body.push_str("</table>\n");
     }
 
-    /// A table with a header row (nothing when `rows` is empty).
+    /// A table with a header row (nothing when `rows` is empty), scrolling sideways when it is
+    /// wider than the page.
     pub fn table(&mut self, header: &[&str], rows: &[Vec<Cell>]) {
         if rows.is_empty() {
             return;
         }
-        self.body.push_str("<table>\n<thead><tr>");
+        self.body
+            .push_str("<div class=\"wide\">\n<table>\n<thead><tr>");
         for h in header {
             let _ = write!(self.body, "<th>{}</th>", escape(h));
         }
@@ -153,7 +156,7 @@ impl Page {
             }
             self.body.push_str("</tr>\n");
         }
-        self.body.push_str("</tbody>\n</table>\n");
+        self.body.push_str("</tbody>\n</table>\n</div>\n");
     }
 
     /// A block of preformatted text (a file, a command), escaped.

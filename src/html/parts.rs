@@ -86,6 +86,12 @@ pub(super) fn summary(value: &impl serde::Serialize) -> String {
         Ok(serde_json::Value::Object(map)) => map
             .iter()
             .filter(|(_, v)| !v.is_null())
+            // The tag that names the variant first (`notion = ldp, epsilon = 1.0`).
+            .filter(|(k, _)| *k == "notion" || *k == "kind")
+            .chain(
+                map.iter()
+                    .filter(|(k, v)| !v.is_null() && *k != "notion" && *k != "kind"),
+            )
             .map(|(k, v)| match v {
                 serde_json::Value::String(s) => format!("{k} = {s}"),
                 v => format!("{k} = {v}"),

@@ -39,15 +39,15 @@ fn claims(page: &mut Page, report: &VerifyReport) {
         .map(|c| {
             vec![
                 Cell::text(c.name),
-                Cell::flag(c.valid_channel),
+                holds(c.claim_holds),
                 Cell::flag(c.feasible),
                 Cell::opt(c.objective),
                 Cell::opt(c.claimed_value),
-                c.value_matches.map_or(Cell::Empty, Cell::flag),
-                Cell::flag(c.claims_optimal),
                 Cell::opt(c.optimum),
                 Cell::opt(c.gap),
-                holds(c.claim_holds),
+                c.value_matches.map_or(Cell::Empty, Cell::flag),
+                Cell::flag(c.claims_optimal),
+                Cell::flag(c.valid_channel),
                 Cell::text(c.failures.join("; ")),
             ]
         })
@@ -55,15 +55,15 @@ fn claims(page: &mut Page, report: &VerifyReport) {
     page.table(
         &[
             "mechanism",
-            "valid channel",
+            "verdict",
             "feasible",
             "objective",
             "claimed value",
-            "value matches",
-            "claims optimal",
             "optimum",
             "gap",
-            "verdict",
+            "value matches",
+            "claims optimal",
+            "valid channel",
             "failures",
         ],
         &rows,
