@@ -13,6 +13,7 @@ pub mod error;
 pub mod float_serde;
 pub mod formulation;
 pub mod geo;
+pub mod html;
 pub mod long_sum;
 pub mod numeric;
 pub mod objective;

@@ -13,7 +13,9 @@ fn field(s: &str) -> String {
     }
 }
 
-fn num(v: Option<f64>) -> String {
+/// A number as the CSV writes it: the shortest round-trip decimal (`{:?}`), `nan`, `inf` or
+/// `-inf`, and an empty field for `None`.
+pub fn csv_number(v: Option<f64>) -> String {
     match v {
         Some(v) if v.is_finite() => format!("{v:?}"),
         Some(v) if v.is_nan() => "nan".into(),
@@ -28,11 +30,11 @@ pub fn csv_line(r: &Row) -> String {
     format!(
         "{},{},{},{},{},{},{}",
         field(&r.series),
-        num(Some(r.x)),
-        num(r.value),
+        csv_number(Some(r.x)),
+        csv_number(r.value),
         r.status,
-        num(r.bound),
-        num(r.leakage),
+        csv_number(r.bound),
+        csv_number(r.leakage),
         field(&r.notes)
     )
 }

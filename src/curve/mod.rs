@@ -12,7 +12,7 @@ mod run;
 mod series;
 mod spec;
 
-pub use csv::{csv_line, parse_csv, to_csv, CSV_HEADER};
+pub use csv::{csv_line, csv_number, parse_csv, to_csv, CSV_HEADER};
 pub use figures::{figure_manifests, retain_mechanisms, run_figure, FigureOutput, FIGURE_SIZE};
 pub use grid::{Axis, Grid, MAX_GRID_POINTS};
 pub use heatmap::channel_svg;

@@ -4,6 +4,7 @@
 #[path = "../support/bin.rs"]
 mod bin;
 mod guards_support;
+mod html_support;
 mod output_safety_support;
 
 mod audit_closed_stderr_cli;
@@ -20,6 +21,8 @@ mod conventions_cli;
 mod curve_resume_cli;
 mod explain_cli;
 mod frequency_cli;
+mod html_browser_cli;
+mod html_cli;
 mod input_checks_cli;
 mod line_cli;
 mod number_display_cli;

@@ -18,7 +18,12 @@ pub struct AuditArgs {
     /// Also draw the channel as an SVG heatmap into FILE.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
-    /// Allow --svg to replace an existing file.
+    /// Also write a single-file HTML page of the audit into FILE: the verdicts, the leakage,
+    /// the channel's heatmap and the channel file (inline CSS and SVG; no scripts, no
+    /// external resources).
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// Allow --svg and --html to replace existing files.
     #[arg(long)]
     force: bool,
     /// Also report the smallest delta of (eps, delta)-LDP and -LIP at this eps (repeatable).
@@ -32,13 +37,17 @@ pub struct AuditArgs {
 /// Run `audit`; exit code 5 when a stated constraint is violated (with `--strict`, also when
 /// it holds only up to rounding).
 pub fn run(args: AuditArgs) -> Result<u8> {
-    if let Some(path) = &args.svg {
-        let output = crate::common::Output {
-            flag: "--svg",
-            path,
-        };
+    crate::html::check_flag(args.html.as_deref())?;
+    let outputs: Vec<crate::common::Output> = [("--svg", &args.svg), ("--html", &args.html)]
+        .into_iter()
+        .filter_map(|(flag, p)| {
+            p.as_deref()
+                .map(|path| crate::common::Output { flag, path })
+        })
+        .collect();
+    if !outputs.is_empty() {
         let inputs = crate::common::channel_files(&args.file);
-        crate::common::check_outputs(&[output], &inputs, args.force)?;
+        crate::common::check_outputs(&outputs, &inputs, args.force)?;
     }
     let spec = AuditSpec::load(&args.file)?;
     let mut report = audit(&spec)?;
@@ -72,19 +81,18 @@ pub fn run(args: AuditArgs) -> Result<u8> {
         Format::Csv => report.to_csv(),
     };
     emit(&text, None)?;
+    // A solve report names its outputs; a TOML channel's square outputs are taken as the
+    // input symbols (as `privatize` reads it), otherwise `y0, y1, ...`.
+    let outputs = report_output_labels(&args.file, report.channel.outputs()).unwrap_or_else(|| {
+        if report.channel.outputs() == report.labels.len() {
+            report.labels.clone()
+        } else {
+            (0..report.channel.outputs())
+                .map(|y| format!("y{y}"))
+                .collect()
+        }
+    });
     if let Some(path) = &args.svg {
-        // A solve report names its outputs; a TOML channel's square outputs are taken as the
-        // input symbols (as `privatize` reads it), otherwise `y0, y1, ...`.
-        let outputs =
-            report_output_labels(&args.file, report.channel.outputs()).unwrap_or_else(|| {
-                if report.channel.outputs() == report.labels.len() {
-                    report.labels.clone()
-                } else {
-                    (0..report.channel.outputs())
-                        .map(|y| format!("y{y}"))
-                        .collect()
-                }
-            });
         let title = format!("audited channel: {}", args.file.display());
         crate::curve::write_channel_svg(
             path,
@@ -93,6 +101,15 @@ pub fn run(args: AuditArgs) -> Result<u8> {
             &outputs,
             &title,
         )?;
+    }
+    if let Some(path) = &args.html {
+        let page = mechsynth::html::audit_page(
+            &report,
+            &crate::html::source(&args.file),
+            &outputs,
+            &crate::html::provenance(),
+        );
+        crate::html::write(path, &page)?;
     }
     let holds = if args.strict {
         report.all_certified

@@ -46,7 +46,11 @@ pub struct CurveArgs {
     /// Also draw the curve as SVG into FILE.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
-    /// Allow -o and --svg to replace existing files.
+    /// Also write a single-file HTML page into FILE: the drawing, the data table, the
+    /// statuses and the problem (inline CSS and SVG; no scripts, no external resources).
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// Allow -o, --svg and --html to replace existing files.
     #[arg(long)]
     force: bool,
     /// Skip the points already in the -o CSV and add the others to it.
@@ -168,32 +172,24 @@ pub fn run(mut args: CurveArgs) -> Result<u8> {
         )));
     }
 
+    crate::html::check_flag(args.html.as_deref())?;
     let mut inputs = vec![args.file.clone()];
     inputs.extend(domain_files(&file.problem.domain));
     let mut outputs: Vec<Output> = Vec::new();
     if let Some(path) = &args.output {
         outputs.push(Output { flag: "-o", path });
     }
-    if let Some(path) = &args.svg {
-        outputs.push(Output {
-            flag: "--svg",
-            path,
-        });
-    }
+    // Only -o may already exist when resuming; these never may without --force.
+    let drawn: Vec<Output> = [("--svg", &args.svg), ("--html", &args.html)]
+        .into_iter()
+        .filter_map(|(flag, p)| p.as_deref().map(|path| Output { flag, path }))
+        .collect();
+    outputs.extend(drawn.iter().copied());
     // With --resume, -o is the CSV to continue: it may exist (it is still never an input).
     let resumed = args.resume && args.output.as_ref().is_some_and(|p| p.exists());
     check_outputs(&outputs, &inputs, args.force || resumed)?;
     if resumed && !args.force {
-        if let Some(path) = &args.svg {
-            check_outputs(
-                &[Output {
-                    flag: "--svg",
-                    path,
-                }],
-                &inputs,
-                false,
-            )?;
-        }
+        check_outputs(&drawn, &inputs, false)?;
     }
     let mut previous: Vec<Row> = Vec::new();
     if let (true, Some(out)) = (resumed, &args.output) {
@@ -327,20 +323,45 @@ pub fn run(mut args: CurveArgs) -> Result<u8> {
             result.resumed.len()
         );
     }
-    if let Some(svg_path) = &args.svg {
-        let title = args
+    let plot = PlotOptions {
+        title: args
             .title
             .clone()
             .or_else(|| curve.title.clone())
             .or_else(|| file.problem.name.clone())
-            .unwrap_or_else(|| "curve".into());
-        let plot = PlotOptions {
-            title,
-            x_label: grid.axis.label().into(),
-            y_label: curve.y_label.clone().unwrap_or_else(|| "objective".into()),
-            size: FIGURE_SIZE,
-        };
-        write_file(svg_path, &curve_svg(&rows, &plot)?)?;
+            .unwrap_or_else(|| "curve".into()),
+        x_label: grid.axis.label().into(),
+        y_label: curve.y_label.clone().unwrap_or_else(|| "objective".into()),
+        size: FIGURE_SIZE,
+    };
+    // --svg fails the run when the curve cannot be drawn; --html alone writes a page without
+    // the drawing (and says so).
+    let drawing = if args.svg.is_some() {
+        Some(curve_svg(&rows, &plot)?)
+    } else if args.html.is_some() {
+        curve_svg(&rows, &plot)
+            .map_err(|e| log_line!("warning: the page has no drawing: {e}"))
+            .ok()
+    } else {
+        None
+    };
+    if let (Some(svg_path), Some(svg)) = (&args.svg, &drawing) {
+        write_file(svg_path, svg)?;
+    }
+    if let Some(html_path) = &args.html {
+        let problem = crate::html::source(&args.file);
+        let page = mechsynth::html::curve_page(
+            &mechsynth::html::CurveInputs {
+                title: &plot.title,
+                axis: grid.axis.label(),
+                problem: &problem,
+                rows: &rows,
+                svg: drawing.as_deref(),
+                left_out: result.timed_out.len(),
+            },
+            &crate::html::provenance(),
+        );
+        crate::html::write(html_path, &page)?;
     }
     let cut_points: std::collections::BTreeSet<u64> = new_rows
         .iter()

@@ -66,6 +66,14 @@ pub struct EstimateArgs {
     /// Give up reading the reports after this many seconds; an EM fit stops there too.
     #[arg(long, default_value_t = 3600.0, value_parser = crate::numbers::seconds())]
     time_limit: f64,
+    /// Also write a single-file HTML page of the estimates into FILE: the inputs, each
+    /// estimate with its standard error and interval, the counts (inline CSS; no scripts, no
+    /// external resources).
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// Allow --html to replace an existing file (never an input).
+    #[arg(long)]
+    force: bool,
 }
 
 /// Run `estimate`.
@@ -89,6 +97,16 @@ pub fn run(args: EstimateArgs) -> Result<u8> {
         .iter()
         .map(|q| Query::parse(q))
         .collect::<Result<Vec<_>, _>>()?;
+    crate::html::check_flag(args.html.as_deref())?;
+    if let Some(path) = &args.html {
+        let mut inputs = args.mechanism.input_files();
+        inputs.extend(args.reports.iter().chain(&args.counts).cloned());
+        let output = crate::common::Output {
+            flag: "--html",
+            path,
+        };
+        crate::common::check_outputs(&[output], &inputs, args.force)?;
+    }
     let mechanism = args.mechanism.load()?;
     mechanism.check_estimators(&args.estimators)?;
     let format = match &args.column {
@@ -172,7 +190,38 @@ pub fn run(args: EstimateArgs) -> Result<u8> {
         Format::Csv => csv(&report),
     };
     emit(&text, None)?;
+    if let Some(path) = &args.html {
+        let page = mechsynth::html::estimate_page(
+            &report,
+            &page_inputs(&args),
+            &crate::html::provenance(),
+        );
+        crate::html::write(path, &page)?;
+    }
     Ok(0)
+}
+
+/// What `estimate` read and how, for its page.
+fn page_inputs(args: &EstimateArgs) -> Vec<(String, String)> {
+    let mut out = args.mechanism.describe();
+    let mut push = |k: &str, v: String| out.push((k.to_string(), v));
+    if let Some(r) = &args.reports {
+        push("reports", crate::mechanism::shown(r));
+    }
+    if let Some(c) = &args.counts {
+        push("counts", crate::mechanism::shown(c));
+    }
+    if let Some(c) = &args.column {
+        push("column", c.clone());
+    }
+    let estimators: Vec<String> = args
+        .estimators
+        .iter()
+        .map(crate::mechanism::value_name)
+        .collect();
+    push("estimators", estimators.join(", "));
+    push("queries", args.queries.join(", "));
+    out
 }
 
 fn table(r: &EstimateReport) -> String {

@@ -36,6 +36,7 @@ mod continuous;
 mod curve;
 mod estimate;
 mod figures;
+mod html;
 mod input;
 mod mechanism;
 mod numbers;

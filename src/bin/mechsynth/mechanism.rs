@@ -190,6 +190,26 @@ impl MechanismArgs {
         ]
     }
 
+    /// The mechanism as the flags name it, `(flag, value)` pairs for a page.
+    pub fn describe(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        let mut push = |k: &str, v: Option<String>| {
+            if let Some(v) = v {
+                out.push((k.to_string(), v));
+            }
+        };
+        push("channel", self.channel.as_deref().map(shown));
+        push("baseline", self.baseline.as_ref().map(value_name));
+        push("oracle", self.oracle.as_ref().map(value_name));
+        push("epsilon", self.epsilon.map(mechsynth::html::json_number));
+        push("domain", self.domain.as_deref().map(shown));
+        push("domain size", self.size.map(|n| n.to_string()));
+        push("prior", self.prior.clone());
+        push("sensitive symbols", self.sensitive.clone());
+        push("blocks", self.blocks.clone());
+        out
+    }
+
     /// The domain of a baseline or oracle (`--domain FILE` or `--size N`): at least two
     /// symbols, since a domain of one symbol reveals nothing and needs no mechanism.
     pub fn baseline_domain(&self) -> Result<Domain> {
@@ -263,4 +283,19 @@ impl MechanismArgs {
             "name a mechanism: --channel FILE, --baseline NAME or --oracle NAME".into()
         ))
     }
+}
+
+/// A file path as given, `standard input` for `-`.
+pub fn shown(path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        "standard input".into()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// A value of a `ValueEnum` flag as the command line spells it.
+pub fn value_name(v: &impl ValueEnum) -> String {
+    v.to_possible_value()
+        .map_or_else(String::new, |p| p.get_name().to_string())
 }

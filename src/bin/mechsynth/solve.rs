@@ -34,7 +34,8 @@ pub struct SolveArgs {
     /// Write the result to FILE instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Allow -o and --svg to replace existing files (never the problem file or a file it reads).
+    /// Allow -o, --svg and --html to replace existing files (never the problem file or a file
+    /// it reads).
     #[arg(long)]
     force: bool,
     /// Time limit for the whole solve, in seconds.
@@ -47,6 +48,11 @@ pub struct SolveArgs {
     /// Also draw the channel as an SVG heatmap into FILE.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+    /// Also write a single-file HTML page of the result into FILE: status and certificate,
+    /// objective, bound and gap, leakage, the channel's heatmap, the problem (inline CSS and
+    /// SVG; no scripts, no external resources).
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 }
 
 /// Run `solve`; the exit code follows the status (see the crate README).
@@ -77,10 +83,15 @@ pub fn run(args: SolveArgs) -> Result<u8> {
     }
     let mut inputs = vec![args.file.clone()];
     inputs.extend(domain_files(&spec.domain));
-    let outputs: Vec<Output> = [("-o", &args.output), ("--svg", &args.svg)]
-        .into_iter()
-        .filter_map(|(flag, p)| p.as_deref().map(|path| Output { flag, path }))
-        .collect();
+    crate::html::check_flag(args.html.as_deref())?;
+    let outputs: Vec<Output> = [
+        ("-o", &args.output),
+        ("--svg", &args.svg),
+        ("--html", &args.html),
+    ]
+    .into_iter()
+    .filter_map(|(flag, p)| p.as_deref().map(|path| Output { flag, path }))
+    .collect();
     check_outputs(&outputs, &inputs, args.force)?;
     let problem = mechsynth::problem::ProblemBuilder::from_spec(spec).build()?;
     for w in &problem.warnings {
@@ -134,6 +145,14 @@ pub fn run(args: SolveArgs) -> Result<u8> {
             &report.output_labels,
             &report.name,
         )?;
+    }
+    if let Some(path) = &args.html {
+        let page = mechsynth::html::solve_page(
+            &report,
+            &crate::html::source(&args.file),
+            &crate::html::provenance(),
+        );
+        crate::html::write(path, &page)?;
     }
     let code = match &report.status {
         Status::Optimal | Status::LocalOptimum => 0,

@@ -34,6 +34,13 @@ pub struct VerifyArgs {
     /// theorem checks run out; the theorems' partial result is printed).
     #[arg(long, default_value_t = 600.0, value_parser = crate::numbers::seconds())]
     time_limit: f64,
+    /// Also write a single-file HTML page of the verdicts into FILE (inline CSS; no scripts,
+    /// no external resources).
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// Allow --html to replace an existing file (never the problem file).
+    #[arg(long)]
+    force: bool,
 }
 
 /// Run `verify`; exit code 0 when every claim holds, 6 otherwise, 4 when a sweep, or the
@@ -42,6 +49,15 @@ pub fn run(args: VerifyArgs) -> Result<u8> {
     use mechsynth::verify::{sweep, theorems, verify};
     let started = std::time::Instant::now();
     crate::input::check_time_limit(args.time_limit)?;
+    crate::html::check_flag(args.html.as_deref())?;
+    if let Some(path) = &args.html {
+        let inputs: Vec<PathBuf> = args.file.iter().cloned().collect();
+        let output = crate::common::Output {
+            flag: "--html",
+            path,
+        };
+        crate::common::check_outputs(&[output], &inputs, args.force)?;
+    }
     let mut timed_out = false;
     let (sink, heartbeat) = crate::common::stderr_progress_with_heartbeat("verifying");
     let mut options = SolveOptions {
@@ -53,6 +69,7 @@ pub fn run(args: VerifyArgs) -> Result<u8> {
     let mut all_hold = true;
     let mut out = serde_json::Map::new();
     let mut text = String::new();
+    let (mut claims, mut swept, mut checked) = (None, None, None);
     if let Some(file) = &args.file {
         let spec = ProblemSpec::load(file)?;
         let problem = Problem::from_spec(spec.clone())?;
@@ -65,6 +82,7 @@ pub fn run(args: VerifyArgs) -> Result<u8> {
         if let serde_json::Value::Object(m) = serde_json::to_value(&report)? {
             out.extend(m);
         }
+        claims = Some((report, crate::html::source(file)));
         if args.sweep || spec.sweep.is_some() {
             log_line!("sweeping epsilons and priors...");
             let grid = spec.sweep.clone().unwrap_or_default();
@@ -82,6 +100,7 @@ pub fn run(args: VerifyArgs) -> Result<u8> {
             text += "\nsweep\n";
             text += &s.to_table();
             out.insert("sweep".into(), serde_json::to_value(&s)?);
+            swept = Some(s);
         }
     }
     if args.theorems {
@@ -107,6 +126,7 @@ pub fn run(args: VerifyArgs) -> Result<u8> {
         text += "\ntheorems\n";
         text += &t.to_table();
         out.insert("theorems".into(), serde_json::to_value(&t)?);
+        checked = Some(t);
     }
     drop(heartbeat);
     out.insert("all_hold".into(), serde_json::Value::Bool(all_hold));
@@ -118,6 +138,16 @@ pub fn run(args: VerifyArgs) -> Result<u8> {
         )),
     };
     emit(&rendered, None)?;
+    if let Some(path) = &args.html {
+        let parts = mechsynth::html::VerifyParts {
+            problem: claims.as_ref().map(|(r, s)| (r, s)),
+            sweep: swept.as_ref(),
+            theorems: checked.as_ref(),
+            all_hold,
+        };
+        let page = mechsynth::html::verify_page(&parts, &crate::html::provenance());
+        crate::html::write(path, &page)?;
+    }
     // A counterexample is final; a partial run that found none ends with the time limit's 4.
     Ok(match (all_hold, timed_out) {
         (false, _) => 6,
