@@ -18,7 +18,11 @@ pub struct AuditArgs {
     /// Also draw the channel as an SVG heatmap into FILE.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
-    /// Allow --svg to replace an existing file.
+    /// Also draw the channel as a PNG heatmap into FILE (the SVG rendered with the bundled
+    /// font).
+    #[arg(long, value_name = "FILE")]
+    png: Option<PathBuf>,
+    /// Allow --svg and --png to replace existing files.
     #[arg(long)]
     force: bool,
     /// Also report the smallest delta of (eps, delta)-LDP and -LIP at this eps (repeatable).
@@ -32,13 +36,17 @@ pub struct AuditArgs {
 /// Run `audit`; exit code 5 when a stated constraint is violated (with `--strict`, also when
 /// it holds only up to rounding).
 pub fn run(args: AuditArgs) -> Result<u8> {
-    if let Some(path) = &args.svg {
-        let output = crate::common::Output {
-            flag: "--svg",
-            path,
-        };
+    crate::common::check_svg_path(args.svg.as_deref())?;
+    let outputs: Vec<crate::common::Output> = [("--svg", &args.svg), ("--png", &args.png)]
+        .into_iter()
+        .filter_map(|(flag, p)| {
+            p.as_deref()
+                .map(|path| crate::common::Output { flag, path })
+        })
+        .collect();
+    if !outputs.is_empty() {
         let inputs = crate::common::channel_files(&args.file);
-        crate::common::check_outputs(&[output], &inputs, args.force)?;
+        crate::common::check_outputs(&outputs, &inputs, args.force)?;
     }
     let spec = AuditSpec::load(&args.file)?;
     let mut report = audit(&spec)?;
@@ -68,7 +76,7 @@ pub fn run(args: AuditArgs) -> Result<u8> {
         Format::Csv => report.to_csv(),
     };
     emit(&text, None)?;
-    if let Some(path) = &args.svg {
+    if args.svg.is_some() || args.png.is_some() {
         // A solve report names its outputs; a TOML channel's square outputs are taken as the
         // input symbols (as `privatize` reads it), otherwise `y0, y1, ...`.
         let outputs =
@@ -82,8 +90,9 @@ pub fn run(args: AuditArgs) -> Result<u8> {
                 }
             });
         let title = format!("audited channel: {}", args.file.display());
-        crate::curve::write_channel_svg(
-            path,
+        crate::curve::write_channel_images(
+            args.svg.as_deref(),
+            args.png.as_deref(),
             report.channel.rows(),
             &report.labels,
             &outputs,

@@ -46,7 +46,10 @@ pub struct CurveArgs {
     /// Also draw the curve as SVG into FILE.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
-    /// Allow -o and --svg to replace existing files.
+    /// Also draw the curve as PNG into FILE (the SVG rendered with the bundled font).
+    #[arg(long, value_name = "FILE")]
+    png: Option<PathBuf>,
+    /// Allow -o, --svg and --png to replace existing files.
     #[arg(long)]
     force: bool,
     /// Skip the points already in the -o CSV and add the others to it.
@@ -155,6 +158,7 @@ pub fn run(args: CurveArgs) -> Result<u8> {
         )));
     }
 
+    crate::common::check_svg_path(args.svg.as_deref())?;
     let mut inputs = vec![args.file.clone()];
     inputs.extend(domain_files(&file.problem.domain));
     let mut outputs: Vec<Output> = Vec::new();
@@ -167,20 +171,21 @@ pub fn run(args: CurveArgs) -> Result<u8> {
             path,
         });
     }
+    if let Some(path) = &args.png {
+        outputs.push(Output {
+            flag: "--png",
+            path,
+        });
+    }
     // With --resume, -o is the CSV to continue: it may exist (it is still never an input).
     let resumed = args.resume && args.output.as_ref().is_some_and(|p| p.exists());
     check_outputs(&outputs, &inputs, args.force || resumed)?;
     if resumed && !args.force {
-        if let Some(path) = &args.svg {
-            check_outputs(
-                &[Output {
-                    flag: "--svg",
-                    path,
-                }],
-                &inputs,
-                false,
-            )?;
-        }
+        let images: Vec<Output> = [("--svg", &args.svg), ("--png", &args.png)]
+            .into_iter()
+            .filter_map(|(flag, p)| p.as_deref().map(|path| Output { flag, path }))
+            .collect();
+        check_outputs(&images, &inputs, false)?;
     }
     let mut previous: Vec<Row> = Vec::new();
     if let (true, Some(out)) = (resumed, &args.output) {
@@ -314,7 +319,7 @@ pub fn run(args: CurveArgs) -> Result<u8> {
             result.resumed.len()
         );
     }
-    if let Some(svg_path) = &args.svg {
+    if args.svg.is_some() || args.png.is_some() {
         let title = args
             .title
             .clone()
@@ -327,7 +332,9 @@ pub fn run(args: CurveArgs) -> Result<u8> {
             y_label: curve.y_label.clone().unwrap_or_else(|| "objective".into()),
             size: FIGURE_SIZE,
         };
-        write_file(svg_path, &curve_svg(&rows, &plot)?)?;
+        crate::common::write_images(args.svg.as_deref(), args.png.as_deref(), || {
+            Ok(curve_svg(&rows, &plot)?)
+        })?;
     }
     let cut_points: std::collections::BTreeSet<u64> = new_rows
         .iter()
@@ -353,23 +360,17 @@ pub fn run(args: CurveArgs) -> Result<u8> {
     })
 }
 
-/// Write `text` to `path` and say so on stderr.
-pub fn write_file(path: &Path, text: &str) -> Result<()> {
-    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
-    log_line!("wrote {}", path.display());
-    Ok(())
-}
-
-/// Write the channel heatmap of `rows` to `path` (for `solve --svg` and `audit --svg`).
-pub fn write_channel_svg(
-    path: &Path,
+/// Write the channel heatmap of `rows` as SVG to `svg` and as PNG to `png` (for `solve` and
+/// `audit`'s `--svg` and `--png`); nothing without either.
+pub fn write_channel_images(
+    svg: Option<&Path>,
+    png: Option<&Path>,
     rows: &[Vec<f64>],
     inputs: &[String],
     outputs: &[String],
     title: &str,
 ) -> Result<()> {
-    write_file(
-        path,
-        &mechsynth::curve::channel_svg(rows, inputs, outputs, title)?,
-    )
+    crate::common::write_images(svg, png, || {
+        Ok(mechsynth::curve::channel_svg(rows, inputs, outputs, title)?)
+    })
 }

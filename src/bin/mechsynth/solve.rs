@@ -33,7 +33,8 @@ pub struct SolveArgs {
     /// Write the result to FILE instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Allow -o and --svg to replace existing files (never the problem file or a file it reads).
+    /// Allow -o, --svg and --png to replace existing files (never the problem file or a file
+    /// it reads).
     #[arg(long)]
     force: bool,
     /// Time limit for the whole solve, in seconds.
@@ -46,6 +47,10 @@ pub struct SolveArgs {
     /// Also draw the channel as an SVG heatmap into FILE.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+    /// Also draw the channel as a PNG heatmap into FILE (the SVG rendered with the bundled
+    /// font).
+    #[arg(long, value_name = "FILE")]
+    png: Option<PathBuf>,
 }
 
 /// Run `solve`; the exit code follows the status (see the crate README).
@@ -76,10 +81,15 @@ pub fn run(args: SolveArgs) -> Result<u8> {
     }
     let mut inputs = vec![args.file.clone()];
     inputs.extend(domain_files(&spec.domain));
-    let outputs: Vec<Output> = [("-o", &args.output), ("--svg", &args.svg)]
-        .into_iter()
-        .filter_map(|(flag, p)| p.as_deref().map(|path| Output { flag, path }))
-        .collect();
+    crate::common::check_svg_path(args.svg.as_deref())?;
+    let outputs: Vec<Output> = [
+        ("-o", &args.output),
+        ("--svg", &args.svg),
+        ("--png", &args.png),
+    ]
+    .into_iter()
+    .filter_map(|(flag, p)| p.as_deref().map(|path| Output { flag, path }))
+    .collect();
     check_outputs(&outputs, &inputs, args.force)?;
     let problem = Problem::from_spec(spec)?;
     for w in &problem.warnings {
@@ -111,9 +121,10 @@ pub fn run(args: SolveArgs) -> Result<u8> {
         eprint!("{}", report.explain());
     }
     emit(&text, args.output.as_deref())?;
-    if let (Some(path), Some(channel)) = (&args.svg, &report.channel) {
-        crate::curve::write_channel_svg(
-            path,
+    if let Some(channel) = &report.channel {
+        crate::curve::write_channel_images(
+            args.svg.as_deref(),
+            args.png.as_deref(),
             channel.rows(),
             &report.labels,
             &report.output_labels,
