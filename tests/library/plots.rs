@@ -339,3 +339,25 @@ fn the_legend_lies_outside_the_data() {
         "the canvas holds the legend"
     );
 }
+
+#[test]
+fn degenerate_input_draws_or_errs_without_panicking() {
+    assert!(curve_svg(&[], &options()).unwrap().starts_with("<svg"));
+    let mut empty = row(
+        "optimum ldp",
+        1.0,
+        0.0,
+        PointStatus::NoChannel("infeasible".into()),
+    );
+    empty.value = None;
+    let one = row("k-rr", 2.0, f64::NAN, PointStatus::Feasible);
+    let same = row("thm 2", 3.0, 5.0, PointStatus::ViolatesConstraint);
+    let svg = curve_svg(&[empty, one, same], &options()).unwrap();
+    assert!(svg.contains("optimum ldp") && svg.contains("thm 2"));
+    let tiny = PlotOptions {
+        size: (10, 10),
+        ..options()
+    };
+    let e = curve_svg(&[], &tiny).unwrap_err().to_string();
+    assert!(e.contains("size") && e.contains("10x10"), "{e}");
+}

@@ -354,7 +354,18 @@ pub fn write_images(
         log_line!("wrote {}", path.display());
     }
     if let Some(path) = png_path {
-        let png = mechsynth::curve::svg_to_png(&text, PNG_SCALE)?;
+        // A picture too large for PNG_SCALE is drawn at one pixel per SVG unit.
+        let png = match mechsynth::curve::svg_to_png(&text, PNG_SCALE) {
+            Err(mechsynth::curve::CurveError::Invalid { .. }) => {
+                mechsynth::curve::svg_to_png(&text, 1.0).map_err(|e| {
+                    UsageError(format!(
+                        "invalid `--png` = {}: cannot render the picture: {e}",
+                        path.display()
+                    ))
+                })?
+            }
+            other => other?,
+        };
         std::fs::write(path, png).with_context(|| format!("cannot write {}", path.display()))?;
         log_line!("wrote {}", path.display());
     }
