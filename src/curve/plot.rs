@@ -1,86 +1,39 @@
-//! Curves as SVG (plotters' SVG backend, no font library): one line per series, one marker per
-//! point whose shape tells its status, log scales for data spanning more than
-//! [`LOG_SCALE_DECADES`] decades.
+//! Curves as SVG: one line per series in a colour-blind-safe (colour, dash) pair and a marker
+//! shape of its own ([`super::style`]), markers filled by status, log scales for data spanning
+//! more than [`super::LOG_SCALE_DECADES`] decades with 1-2-5 ticks ([`super::axis`]), and the legend
+//! right of the plot area ([`super::legend`]).
 
+use super::axis::Scale;
+use super::legend::{marker, wrap, Entry, Fill, Legend, COINCIDE_PIXELS};
+use super::style::{assign_styles, SeriesKind};
+use super::svg::{text_width, Anchor, Stroke, Svg};
 use super::{CurveError, PointStatus, Row};
-use plotters::element::{Drawable, PointCollection};
-use plotters::prelude::*;
-use plotters_backend::{BackendCoord, DrawingErrorKind};
 
-/// An axis is drawn on a log scale when its positive data span more than this many decades.
-pub const LOG_SCALE_DECADES: f64 = 2.0;
-/// Padding around the data, as a fraction of the plotted range.
-const MARGIN_FRACTION: f64 = 0.05;
-/// Marker radius in pixels.
-const MARKER_SIZE: i32 = 4;
-
-const PALETTE: [RGBColor; 10] = [
-    RGBColor(31, 119, 180),
-    RGBColor(214, 39, 40),
-    RGBColor(44, 160, 44),
-    RGBColor(255, 127, 14),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-    RGBColor(127, 127, 127),
-    RGBColor(188, 189, 34),
-    RGBColor(23, 190, 207),
-];
+/// Space around the drawing in pixels.
+const MARGIN: f64 = 12.0;
+/// Title text size in pixels.
+const TITLE_SIZE: f64 = 17.0;
+/// Axis title text size in pixels.
+const LABEL_SIZE: f64 = 14.0;
+/// Tick label text size in pixels.
+const TICK_SIZE: f64 = 12.0;
+/// Smallest gap between two tick labels in pixels.
+const TICK_GAP: f64 = 10.0;
+/// Gap between the plot area and the legend in pixels.
+const LEGEND_GAP: f64 = 16.0;
 
 /// Titles and size of a curve plot.
 #[derive(Debug, Clone)]
 pub struct PlotOptions {
-    /// The caption.
+    /// The caption (wrapped to the width).
     pub title: String,
     /// The x axis label, with units.
     pub x_label: String,
     /// The y axis label.
     pub y_label: String,
-    /// Width and height in pixels.
+    /// Width and height in pixels of the chart (title, axes, plot area); the legend is added
+    /// on its right, and the height grows when the legend is taller.
     pub size: (u32, u32),
-}
-
-/// Whether positive values spanning more than [`LOG_SCALE_DECADES`] get a log axis.
-fn wants_log(values: &[f64]) -> bool {
-    let (lo, hi) = min_max(values);
-    values.iter().all(|v| *v > 0.0) && lo > 0.0 && (hi / lo).log10() > LOG_SCALE_DECADES
-}
-
-fn min_max(values: &[f64]) -> (f64, f64) {
-    values
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
-            (a.min(*v), b.max(*v))
-        })
-}
-
-fn padded(values: &[f64]) -> std::ops::Range<f64> {
-    let (lo, hi) = min_max(values);
-    if !(lo.is_finite() && hi.is_finite()) {
-        return 0.0..1.0;
-    }
-    let pad = if hi > lo {
-        (hi - lo) * MARGIN_FRACTION
-    } else {
-        0.5f64.max(lo.abs() * MARGIN_FRACTION)
-    };
-    (lo - pad)..(hi + pad)
-}
-
-fn tick(v: f64, log: bool) -> String {
-    let v = if log { 10f64.powf(v) } else { v };
-    if v != 0.0 && (v.abs() < 1e-3 || v.abs() >= 1e4) {
-        format!("{v:.1e}")
-    } else {
-        format!("{}", (v * 1e4).round() / 1e4)
-    }
-}
-
-fn plot_err(e: impl std::fmt::Display) -> CurveError {
-    CurveError::Plot {
-        what: "curve".into(),
-        reason: e.to_string(),
-    }
 }
 
 /// The series names in order of first appearance.
@@ -94,187 +47,272 @@ pub(super) fn series_names(rows: &[Row]) -> Vec<String> {
     names
 }
 
-/// Draw `rows` as an SVG document: a line per series (solid for certified optima, dashed for
-/// closed forms), markers by status (filled circle: optimal; hollow circle: feasible; hollow
-/// triangle: local optimum; cross: violates a constraint or is no channel; a small filled
-/// circle, without a legend entry, for a computed value), and a legend.
+/// The length of one repeat of a dash pattern (`7,4`: 11), 0 for a solid line.
+fn dash_length(dash: Option<&str>) -> f64 {
+    dash.map_or(0.0, |d| {
+        d.split(',')
+            .filter_map(|p| p.trim().parse::<f64>().ok())
+            .sum()
+    })
+}
+
+/// The marker fill of a point of a series of kind `kind`.
+fn fill_of(status: &PointStatus, kind: SeriesKind) -> Fill {
+    match status {
+        PointStatus::Optimal => Fill::Filled,
+        PointStatus::Computed if kind.is_primary() => Fill::Filled,
+        PointStatus::Computed | PointStatus::Feasible => Fill::Hollow,
+        PointStatus::LocalOptimum => Fill::Dot,
+        _ => Fill::Cross,
+    }
+}
+
+/// Draw `rows` as an SVG document: a line per series (thick and solid or dash-dotted for
+/// certified optima and exact values; thin, dashed or dotted for bounds and closed forms), a
+/// marker shape per series filled by status (filled: optimal or an exact value; hollow:
+/// feasible or a bound; with a dot: local optimum; crossed: violates a constraint or no
+/// channel), and the legend right of the plot area, noting series that coincide.
 pub fn curve_svg(rows: &[Row], options: &PlotOptions) -> Result<String, CurveError> {
     let plotted: Vec<&Row> = rows
         .iter()
         .filter(|r| r.value.is_some_and(f64::is_finite))
+        .filter(|r| r.x.is_finite())
         .collect();
     let xs: Vec<f64> = plotted.iter().map(|r| r.x).collect();
     let ys: Vec<f64> = plotted.iter().filter_map(|r| r.value).collect();
-    let (log_x, log_y) = (wants_log(&xs), wants_log(&ys));
-    let tx = |v: f64| if log_x { v.log10() } else { v };
-    let ty = |v: f64| if log_y { v.log10() } else { v };
-    let x_range = padded(&xs.iter().map(|v| tx(*v)).collect::<Vec<_>>());
-    let y_range = padded(&ys.iter().map(|v| ty(*v)).collect::<Vec<_>>());
-    let corner = emptiest_corner(
-        &plotted
-            .iter()
-            .map(|r| (tx(r.x), ty(r.value.unwrap_or_default())))
-            .collect::<Vec<_>>(),
-        (&x_range, &y_range),
-    );
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, options.size).into_drawing_area();
-        root.fill(&WHITE).map_err(plot_err)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(&options.title, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(45)
-            .y_label_area_size(75)
-            .build_cartesian_2d(x_range, y_range)
-            .map_err(plot_err)?;
-        let x_desc = if log_x {
-            format!("{} [log scale]", options.x_label)
-        } else {
-            options.x_label.clone()
-        };
-        let y_desc = if log_y {
-            format!("{} [log scale]", options.y_label)
-        } else {
-            options.y_label.clone()
-        };
-        chart
-            .configure_mesh()
-            .x_desc(x_desc)
-            .y_desc(y_desc)
-            .x_label_formatter(&|v| tick(*v, log_x))
-            .y_label_formatter(&|v| tick(*v, log_y))
-            .max_light_lines(0)
-            .draw()
-            .map_err(plot_err)?;
-        for (i, name) in series_names(rows).iter().enumerate() {
-            let color = PALETTE[i % PALETTE.len()];
-            let points: Vec<(f64, f64, PointStatus)> = plotted
-                .iter()
-                .filter(|r| &r.series == name)
-                .map(|r| (tx(r.x), ty(r.value.unwrap_or_default()), r.status.clone()))
-                .collect();
-            let coords: Vec<(f64, f64)> = points.iter().map(|(x, y, _)| (*x, *y)).collect();
-            let certified = name.starts_with("optimum");
-            let style = color.stroke_width(if certified { 2 } else { 1 });
-            let legend_style = style;
-            let anno = if certified {
-                chart
-                    .draw_series(LineSeries::new(coords, style))
-                    .map_err(plot_err)?
-            } else {
-                chart
-                    .draw_series(DashedLineSeries::new(coords, 6, 4, style))
-                    .map_err(plot_err)?
-            };
-            anno.label(name.as_str())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], legend_style));
-            chart
-                .draw_series(points.iter().map(|(x, y, s)| marker((*x, *y), s, color)))
-                .map_err(plot_err)?;
-        }
-        for (label, status) in [
-            ("marker: optimal (certified)", PointStatus::Optimal),
-            ("marker: feasible", PointStatus::Feasible),
-            ("marker: local optimum", PointStatus::LocalOptimum),
-            (
-                "marker: violates constraint",
-                PointStatus::ViolatesConstraint,
-            ),
-        ] {
-            if !plotted.iter().any(|r| r.status == status) {
-                continue;
-            }
-            chart
-                .draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
-                .map_err(plot_err)?
-                .label(label)
-                .legend(move |(x, y)| marker((x + 10, y), &status, BLACK));
-        }
-        chart
-            .configure_series_labels()
-            .position(corner)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
-            .map_err(plot_err)?;
-        root.present().map_err(plot_err)?;
+    let (sx, sy) = (Scale::new(&xs), Scale::new(&ys));
+    let (w, h) = (f64::from(options.size.0), f64::from(options.size.1));
+    if !(w >= 200.0 && h >= 150.0) {
+        return Err(CurveError::invalid(
+            "size",
+            format!("{}x{}", options.size.0, options.size.1),
+            "a plot needs at least 200 x 150 pixels",
+        ));
     }
-    Ok(svg)
-}
-
-/// The corner of the plot with the fewest points (upper-right on ties), for the legend.
-fn emptiest_corner(
-    points: &[(f64, f64)],
-    (xr, yr): (&std::ops::Range<f64>, &std::ops::Range<f64>),
-) -> SeriesLabelPosition {
-    let mid_x = (xr.start + xr.end) / 2.0;
-    let mid_y = (yr.start + yr.end) / 2.0;
-    let count = |right: bool, upper: bool| {
-        points
-            .iter()
-            .filter(|(x, y)| (*x >= mid_x) == right && (*y >= mid_y) == upper)
-            .count()
+    let title = wrap(&options.title, w - 2.0 * MARGIN, TITLE_SIZE);
+    let title_lines = if options.title.trim().is_empty() {
+        0
+    } else {
+        title.len()
     };
-    [
-        (count(true, true), SeriesLabelPosition::UpperRight),
-        (count(false, true), SeriesLabelPosition::UpperLeft),
-        (count(true, false), SeriesLabelPosition::LowerRight),
-        (count(false, false), SeriesLabelPosition::LowerLeft),
-    ]
-    .into_iter()
-    .min_by_key(|(c, _)| *c)
-    .map(|(_, p)| p)
-    .unwrap_or(SeriesLabelPosition::UpperRight)
-}
+    let top = MARGIN + title_lines as f64 * (TITLE_SIZE * 1.3) + 10.0;
+    let bottom = h - MARGIN - LABEL_SIZE - 8.0 - TICK_SIZE - 8.0;
+    let y_ticks = sy.ticks((bottom, top), |_, _| TICK_SIZE + 4.0);
+    let y_tick_width = y_ticks
+        .iter()
+        .map(|(_, l)| text_width(l, TICK_SIZE))
+        .fold(0.0, f64::max);
+    let left = MARGIN + LABEL_SIZE + 10.0 + y_tick_width + 8.0;
+    let right = w - MARGIN;
+    let x_ticks = sx.ticks((left, right), |a, b| {
+        (text_width(a, TICK_SIZE) + text_width(b, TICK_SIZE)) / 2.0 + TICK_GAP
+    });
 
-/// A hollow triangle marker (plotters' `TriangleMarker` is always filled).
-struct HollowTriangle<C> {
-    at: C,
-    style: ShapeStyle,
-}
-
-impl<'a, C> PointCollection<'a, C> for &'a HollowTriangle<C> {
-    type Point = &'a C;
-    type IntoIter = std::iter::Once<&'a C>;
-    fn point_iter(self) -> Self::IntoIter {
-        std::iter::once(&self.at)
+    // Series, styles and the legend.
+    let names = series_names(rows);
+    let kinds: Vec<(String, SeriesKind)> = names
+        .iter()
+        .map(|name| {
+            let all: Vec<&Row> = rows.iter().filter(|r| &r.series == name).collect();
+            (name.clone(), SeriesKind::of(name, &all))
+        })
+        .collect();
+    let styles = assign_styles(&kinds);
+    let mut series = Vec::new();
+    for (name, style) in names.iter().zip(styles) {
+        let own: Vec<&Row> = plotted
+            .iter()
+            .copied()
+            .filter(|r| &r.series == name)
+            .collect();
+        let points: Vec<(f64, f64, Fill)> = own
+            .iter()
+            .map(|r| {
+                (
+                    sx.pixel(r.x, (left, right)),
+                    sy.pixel(r.value.unwrap_or_default(), (bottom, top)),
+                    fill_of(&r.status, style.kind),
+                )
+            })
+            .collect();
+        series.push((name, style, points));
     }
-}
-
-impl<C, DB: DrawingBackend> Drawable<DB> for HollowTriangle<C> {
-    fn draw<I: Iterator<Item = BackendCoord>>(
-        &self,
-        mut points: I,
-        backend: &mut DB,
-        _: (u32, u32),
-    ) -> Result<(), DrawingErrorKind<DB::ErrorType>> {
-        if let Some((x, y)) = points.next() {
-            let r = MARKER_SIZE + 1;
-            backend.draw_path(
-                vec![(x, y - r), (x + r, y + r), (x - r, y + r), (x, y - r)],
-                &self.style,
-            )?;
-        }
-        Ok(())
+    let mut entries = Vec::new();
+    let mut coincides = vec![false; series.len()];
+    for (i, (name, style, points)) in series.iter().enumerate() {
+        let same = |other: &Vec<(f64, f64, Fill)>| {
+            !points.is_empty()
+                && other.len() == points.len()
+                && points.iter().zip(other).all(|(a, b)| {
+                    (a.0 - b.0).abs() <= COINCIDE_PIXELS && (a.1 - b.1).abs() <= COINCIDE_PIXELS
+                })
+        };
+        let note = series[..i]
+            .iter()
+            .find(|(_, _, other)| same(other))
+            .map(|(other, _, _)| format!(" (coincides with {other})"))
+            .unwrap_or_default();
+        coincides[i] = !note.is_empty();
+        entries.push(Entry::Series(style.clone(), format!("{name}{note}")));
     }
-}
-
-fn marker<DB: DrawingBackend, C: Clone + 'static>(
-    at: C,
-    status: &PointStatus,
-    color: RGBColor,
-) -> DynElement<'static, DB, C> {
-    match status {
-        PointStatus::Optimal | PointStatus::Computed => {
-            Circle::new(at, MARKER_SIZE, color.filled()).into_dyn()
+    for (label, status) in [
+        ("filled marker: optimal (certified)", PointStatus::Optimal),
+        ("hollow marker: feasible", PointStatus::Feasible),
+        ("dotted marker: local optimum", PointStatus::LocalOptimum),
+        (
+            "crossed marker: violates a constraint",
+            PointStatus::ViolatesConstraint,
+        ),
+    ] {
+        if plotted.iter().any(|r| r.status == status) {
+            entries.push(Entry::Marker(
+                fill_of(&status, SeriesKind::Certified),
+                label.into(),
+            ));
         }
-        PointStatus::Feasible => Circle::new(at, MARKER_SIZE, color.stroke_width(1)).into_dyn(),
-        PointStatus::LocalOptimum => HollowTriangle {
-            at,
-            style: color.stroke_width(2),
-        }
-        .into_dyn(),
-        _ => Cross::new(at, MARKER_SIZE, color.stroke_width(2)).into_dyn(),
     }
+    let legend = Legend::new(entries);
+    let canvas_w = if legend.width > 0.0 {
+        w + LEGEND_GAP + legend.width
+    } else {
+        w
+    };
+    let canvas_h = h.max(top + legend.height + MARGIN);
+    let mut svg = Svg::new(canvas_w, canvas_h);
+
+    for (i, line) in title.iter().enumerate().take(title_lines) {
+        let y = MARGIN + TITLE_SIZE + i as f64 * TITLE_SIZE * 1.3;
+        svg.text(
+            w / 2.0,
+            y,
+            TITLE_SIZE,
+            Anchor::Middle,
+            "#000000",
+            r#"class="title""#,
+            line,
+        );
+    }
+    // Grid, frame, ticks.
+    let grid = Stroke::solid("#E4E4E4", 1.0);
+    let axis = Stroke::solid("#000000", 1.0);
+    for (v, label) in &y_ticks {
+        let y = sy.pixel(*v, (bottom, top));
+        svg.line((left, y), (right, y), &grid);
+        svg.line((left - 5.0, y), (left, y), &axis);
+        let extra = r#"class="tick-y""#;
+        svg.text(
+            left - 8.0,
+            y + TICK_SIZE * 0.35,
+            TICK_SIZE,
+            Anchor::End,
+            "#000000",
+            extra,
+            label,
+        );
+    }
+    for (v, label) in &x_ticks {
+        let x = sx.pixel(*v, (left, right));
+        svg.line((x, top), (x, bottom), &grid);
+        svg.line((x, bottom), (x, bottom + 5.0), &axis);
+        let extra = r#"class="tick-x""#;
+        svg.text(
+            x,
+            bottom + 8.0 + TICK_SIZE,
+            TICK_SIZE,
+            Anchor::Middle,
+            "#000000",
+            extra,
+            label,
+        );
+    }
+    svg.rect(
+        left,
+        top,
+        right - left,
+        bottom - top,
+        "none",
+        Some(&axis),
+        "",
+    );
+    let with_scale = |label: &str, log: bool| {
+        if log {
+            format!("{label} (log scale)")
+        } else {
+            label.to_string()
+        }
+    };
+    let x_title = with_scale(&options.x_label, sx.log);
+    svg.text(
+        (left + right) / 2.0,
+        h - MARGIN,
+        LABEL_SIZE,
+        Anchor::Middle,
+        "#000000",
+        "",
+        &x_title,
+    );
+    let (cx, cy) = (MARGIN + LABEL_SIZE, (top + bottom) / 2.0);
+    let rotate = format!(r#"transform="rotate(-90 {cx} {cy})""#);
+    let y_title = with_scale(&options.y_label, sy.log);
+    svg.text(
+        cx,
+        cy,
+        LABEL_SIZE,
+        Anchor::Middle,
+        "#000000",
+        &rotate,
+        &y_title,
+    );
+
+    // Lines: certified optima and exact values first, bounds and closed forms over them (a
+    // thin dashed line on a thick solid one leaves both visible); then the markers.
+    let mut order: Vec<usize> = (0..series.len()).collect();
+    order.sort_by_key(|i| !series[*i].1.kind.is_primary());
+    for &i in &order {
+        let (name, style, points) = &series[i];
+        if points.len() < 2 {
+            continue;
+        }
+        // A line lying on an earlier one: dashes shifted by half their pattern (the two
+        // colours alternate), a solid line half as wide (the earlier one borders it).
+        let stroke = Stroke {
+            colour: style.colour.into(),
+            width: if coincides[i] && style.dash.is_none() {
+                style.width / 2.0
+            } else {
+                style.width
+            },
+            dash: style.dash,
+            dash_offset: if coincides[i] {
+                dash_length(style.dash) / 2.0
+            } else {
+                0.0
+            },
+        };
+        let kind = match style.kind {
+            SeriesKind::Certified => "certified",
+            SeriesKind::Exact => "exact",
+            SeriesKind::Bound => "bound",
+            SeriesKind::ClosedForm => "closed-form",
+        };
+        let extra = format!(
+            r#"class="series" data-kind="{kind}" data-series="{}""#,
+            super::svg::escape(name)
+        );
+        let xy: Vec<(f64, f64)> = points.iter().map(|(x, y, _)| (*x, *y)).collect();
+        svg.polyline(&xy, &stroke, &extra);
+    }
+    for &i in &order {
+        let (name, style, points) = &series[i];
+        svg.raw(&format!(
+            r#"<g class="markers" data-series="{}">"#,
+            super::svg::escape(name)
+        ));
+        for (x, y, fill) in points {
+            marker(&mut svg, (*x, *y), style.shape, style.colour, *fill);
+        }
+        svg.raw("</g>");
+    }
+    legend.draw(&mut svg, w + LEGEND_GAP - MARGIN, top);
+    Ok(svg.finish())
 }

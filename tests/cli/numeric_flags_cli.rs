@@ -101,20 +101,20 @@ const TEXT_NUMBERS: &[(&[&str], &str, &str)] = &[
 /// Every other flag (no value, a file, a name or a choice), by subcommand.
 #[rustfmt::skip]
 const OTHER: &[(&str, &[&str])] = &[
-    ("solve", &["--format", "--solver", "--method", "--explain", "--output", "--force", "--svg", "--html", "--help"]),
-    ("audit", &["--format", "--strict", "--svg", "--html", "--force", "--help"]),
+    ("solve", &["--format", "--solver", "--method", "--explain", "--output", "--force", "--svg", "--html", "--png", "--help"]),
+    ("audit", &["--format", "--strict", "--svg", "--html", "--force", "--png", "--help"]),
     ("verify", &["--sweep", "--theorems", "--format", "--solver", "--html", "--force", "--help"]),
     ("privatize", &["--channel", "--baseline", "--oracle", "--domain", "--prior", "--sensitive", "--blocks", "--column", "--match", "--output", "--force", "--help"]),
     ("estimate", &["--channel", "--baseline", "--oracle", "--domain", "--prior", "--sensitive", "--blocks", "--counts", "--column", "--estimator", "--query", "--estimand", "--format", "--html", "--force", "--help"]),
     ("simulate", &["--channel", "--baseline", "--oracle", "--domain", "--prior", "--sensitive", "--blocks", "--sampling", "--estimator", "--priors", "--estimand", "--format", "--help"]),
     ("plan", &["--channel", "--baseline", "--domain", "--prior", "--target", "--symbol", "--estimand", "--format", "--help"]),
-    ("curve", &["--epsilons", "--sizes", "--priors", "--users", "--compare", "--no-registry", "--mechanisms", "--output", "--svg", "--html", "--force", "--resume", "--solver", "--title", "--help"]),
-    ("compose", &["--bp-priors", "--format", "--sweep", "--series-over", "--only", "--csv", "--svg", "--title", "--y-label", "--force", "--help"]),
-    ("figures", &["--out", "--force", "--help"]),
-    ("continuous", &["--prior", "--data", "--column", "--edges", "--mechanism", "--notion", "--range", "--criterion", "--verify", "--format", "--plot", "--sweep", "--series-over", "--only", "--csv", "--svg", "--title", "--y-label", "--force", "--help"]),
+    ("curve", &["--epsilons", "--sizes", "--priors", "--users", "--compare", "--no-registry", "--mechanisms", "--output", "--svg", "--html", "--force", "--resume", "--solver", "--title", "--png", "--help"]),
+    ("compose", &["--bp-priors", "--format", "--sweep", "--series-over", "--only", "--csv", "--svg", "--title", "--y-label", "--force", "--png", "--help"]),
+    ("figures", &["--out", "--force", "--png", "--help"]),
+    ("continuous", &["--prior", "--data", "--column", "--edges", "--mechanism", "--notion", "--range", "--criterion", "--verify", "--format", "--plot", "--sweep", "--series-over", "--only", "--csv", "--svg", "--title", "--y-label", "--force", "--png", "--help"]),
     ("completions", &["--help"]),
     ("man", &["--out", "--force", "--help"]),
-    ("transfer", &["--prior", "--data", "--column", "--true-prior", "--family", "--emit-problem", "--sim-samples", "--format", "--sweep", "--series-over", "--only", "--csv", "--svg", "--title", "--y-label", "--force", "--help"]),
+    ("transfer", &["--prior", "--data", "--column", "--true-prior", "--family", "--emit-problem", "--sim-samples", "--format", "--sweep", "--series-over", "--only", "--csv", "--svg", "--title", "--y-label", "--force", "--png", "--help"]),
 ];
 
 /// The run exited 2 with an error naming `flag` and `value` and saying what is accepted.

@@ -29,6 +29,8 @@ mod interval_coverage;
 mod line_method;
 mod olh_hash;
 mod olh_plan;
+mod plot_images;
+mod plots;
 mod polytrope;
 mod problem_files;
 mod scale_methods;

@@ -23,7 +23,11 @@ pub struct AuditArgs {
     /// external resources).
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
-    /// Allow --svg and --html to replace existing files.
+    /// Also draw the channel as a PNG heatmap into FILE (the SVG rendered with the bundled
+    /// font).
+    #[arg(long, value_name = "FILE")]
+    png: Option<PathBuf>,
+    /// Allow --svg, --png and --html to replace existing files.
     #[arg(long)]
     force: bool,
     /// Also report the smallest delta of (eps, delta)-LDP and -LIP at this eps (repeatable).
@@ -38,13 +42,18 @@ pub struct AuditArgs {
 /// it holds only up to rounding).
 pub fn run(args: AuditArgs) -> Result<u8> {
     crate::html::check_flag(args.html.as_deref())?;
-    let outputs: Vec<crate::common::Output> = [("--svg", &args.svg), ("--html", &args.html)]
-        .into_iter()
-        .filter_map(|(flag, p)| {
-            p.as_deref()
-                .map(|path| crate::common::Output { flag, path })
-        })
-        .collect();
+    crate::common::check_svg_path(args.svg.as_deref())?;
+    let outputs: Vec<crate::common::Output> = [
+        ("--svg", &args.svg),
+        ("--png", &args.png),
+        ("--html", &args.html),
+    ]
+    .into_iter()
+    .filter_map(|(flag, p)| {
+        p.as_deref()
+            .map(|path| crate::common::Output { flag, path })
+    })
+    .collect();
     if !outputs.is_empty() {
         let inputs = crate::common::channel_files(&args.file);
         crate::common::check_outputs(&outputs, &inputs, args.force)?;
@@ -92,10 +101,11 @@ pub fn run(args: AuditArgs) -> Result<u8> {
                 .collect()
         }
     });
-    if let Some(path) = &args.svg {
+    if args.svg.is_some() || args.png.is_some() {
         let title = format!("audited channel: {}", args.file.display());
-        crate::curve::write_channel_svg(
-            path,
+        crate::curve::write_channel_images(
+            args.svg.as_deref(),
+            args.png.as_deref(),
             report.channel.rows(),
             &report.labels,
             &outputs,

@@ -85,7 +85,7 @@ pub fn backend_of(solver: Solver) -> BackendKind {
 /// One file a run will write: the flag that named it and the path.
 #[derive(Clone, Copy)]
 pub struct Output<'a> {
-    /// The flag as the user wrote it (`-o`, `--svg`, `--csv`, `--emit-problem`).
+    /// The flag as the user wrote it (`-o`, `--svg`, `--png`, `--csv`, `--emit-problem`).
     pub flag: &'static str,
     /// Where the file goes.
     pub path: &'a Path,
@@ -423,4 +423,62 @@ pub fn stderr_progress_with_heartbeat(
             handle: Some(handle),
         },
     )
+}
+
+/// Pixels per SVG unit of the PNG images `--png` writes (twice the SVG's size: crisp on
+/// high-density screens and in print).
+pub const PNG_SCALE: f32 = 2.0;
+
+/// Refuse an `--svg` path ending in `.png` (any case): `--svg` writes SVG text, `--png` a
+/// PNG image (exit 2, naming the flag, the value and the flag to use).
+pub fn check_svg_path(path: Option<&Path>) -> Result<()> {
+    if let Some(p) = path {
+        let png = p.extension().is_some_and(|e| e.eq_ignore_ascii_case("png"));
+        if png {
+            bail!(UsageError(format!(
+                "invalid `--svg` = {}: --svg writes SVG text; use `--png {}` for a PNG image",
+                p.display(),
+                p.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Write the picture `svg` (drawn only when one of the paths is given) as SVG to `svg_path`
+/// and as PNG ([`PNG_SCALE`], the bundled font) to `png_path`, saying so on stderr.
+pub fn write_images(
+    svg_path: Option<&Path>,
+    png_path: Option<&Path>,
+    svg: impl FnOnce() -> Result<String>,
+) -> Result<()> {
+    if svg_path.is_none() && png_path.is_none() {
+        return Ok(());
+    }
+    let text = svg()?;
+    if let Some(path) = svg_path {
+        emit(&text, Some(path))?;
+    }
+    if let Some(path) = png_path {
+        // A picture too large for PNG_SCALE is drawn at one pixel per SVG unit.
+        let png = match mechsynth::curve::svg_to_png(&text, PNG_SCALE) {
+            Err(mechsynth::curve::CurveError::Invalid { .. }) => {
+                mechsynth::curve::svg_to_png(&text, 1.0).map_err(|e| {
+                    UsageError(format!(
+                        "invalid `--png` = {}: cannot render the picture: {e}",
+                        path.display()
+                    ))
+                })?
+            }
+            other => other?,
+        };
+        if is_stdio(path) {
+            std::io::stdout().lock().write_all(&png)?;
+        } else {
+            std::fs::write(path, png)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            log_line!("wrote {}", path.display());
+        }
+    }
+    Ok(())
 }

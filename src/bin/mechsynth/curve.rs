@@ -50,7 +50,10 @@ pub struct CurveArgs {
     /// statuses and the problem (inline CSS and SVG; no scripts, no external resources).
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
-    /// Allow -o, --svg and --html to replace existing files.
+    /// Also draw the curve as PNG into FILE (the SVG rendered with the bundled font).
+    #[arg(long, value_name = "FILE")]
+    png: Option<PathBuf>,
+    /// Allow -o, --svg, --png and --html to replace existing files.
     #[arg(long)]
     force: bool,
     /// Skip the points already in the -o CSV and add the others to it.
@@ -173,6 +176,7 @@ pub fn run(mut args: CurveArgs) -> Result<u8> {
     }
 
     crate::html::check_flag(args.html.as_deref())?;
+    crate::common::check_svg_path(args.svg.as_deref())?;
     let mut inputs = vec![args.file.clone()];
     inputs.extend(domain_files(&file.problem.domain));
     let mut outputs: Vec<Output> = Vec::new();
@@ -180,10 +184,14 @@ pub fn run(mut args: CurveArgs) -> Result<u8> {
         outputs.push(Output { flag: "-o", path });
     }
     // Only -o may already exist when resuming; these never may without --force.
-    let drawn: Vec<Output> = [("--svg", &args.svg), ("--html", &args.html)]
-        .into_iter()
-        .filter_map(|(flag, p)| p.as_deref().map(|path| Output { flag, path }))
-        .collect();
+    let drawn: Vec<Output> = [
+        ("--svg", &args.svg),
+        ("--png", &args.png),
+        ("--html", &args.html),
+    ]
+    .into_iter()
+    .filter_map(|(flag, p)| p.as_deref().map(|path| Output { flag, path }))
+    .collect();
     outputs.extend(drawn.iter().copied());
     // With --resume, -o is the CSV to continue: it may exist (it is still never an input).
     let resumed = args.resume && args.output.as_ref().is_some_and(|p| p.exists());
@@ -334,9 +342,9 @@ pub fn run(mut args: CurveArgs) -> Result<u8> {
         y_label: curve.y_label.clone().unwrap_or_else(|| "objective".into()),
         size: FIGURE_SIZE,
     };
-    // --svg fails the run when the curve cannot be drawn; --html alone writes a page without
-    // the drawing (and says so).
-    let drawing = if args.svg.is_some() {
+    // --svg and --png fail the run when the curve cannot be drawn; --html alone writes a page
+    // without the drawing (and says so).
+    let drawing = if args.svg.is_some() || args.png.is_some() {
         Some(curve_svg(&rows, &plot)?)
     } else if args.html.is_some() {
         curve_svg(&rows, &plot)
@@ -345,8 +353,8 @@ pub fn run(mut args: CurveArgs) -> Result<u8> {
     } else {
         None
     };
-    if let (Some(svg_path), Some(svg)) = (&args.svg, &drawing) {
-        write_file(svg_path, svg)?;
+    if let Some(svg) = &drawing {
+        crate::common::write_images(args.svg.as_deref(), args.png.as_deref(), || Ok(svg.clone()))?;
     }
     if let Some(html_path) = &args.html {
         let problem = crate::html::source(&args.file);
@@ -392,16 +400,17 @@ pub fn write_file(path: &Path, text: &str) -> Result<()> {
     emit(text, Some(path))
 }
 
-/// Write the channel heatmap of `rows` to `path` (for `solve --svg` and `audit --svg`).
-pub fn write_channel_svg(
-    path: &Path,
+/// Write the channel heatmap of `rows` as SVG to `svg` and as PNG to `png` (for `solve` and
+/// `audit`'s `--svg` and `--png`); nothing without either.
+pub fn write_channel_images(
+    svg: Option<&Path>,
+    png: Option<&Path>,
     rows: &[Vec<f64>],
     inputs: &[String],
     outputs: &[String],
     title: &str,
 ) -> Result<()> {
-    write_file(
-        path,
-        &mechsynth::curve::channel_svg(rows, inputs, outputs, title)?,
-    )
+    crate::common::write_images(svg, png, || {
+        Ok(mechsynth::curve::channel_svg(rows, inputs, outputs, title)?)
+    })
 }

@@ -1,4 +1,5 @@
-//! `mechsynth figures`: regenerate every figure manifest's CSV and SVG.
+//! `mechsynth figures`: regenerate every figure manifest's CSV and SVG (and, with `--png`, a
+//! PNG beside each SVG).
 
 use crate::common::{check_outputs, domain_files, Output, UsageError};
 use anyhow::{bail, Context, Result};
@@ -13,9 +14,14 @@ pub struct FiguresArgs {
     /// Where the CSV and SVG files go (created if missing).
     #[arg(long, default_value = "figures/out")]
     out: PathBuf,
-    /// Allow replacing existing CSV and SVG files in --out (never a manifest or a file it reads).
+    /// Allow replacing existing CSV, SVG and PNG files in --out (never a manifest or a file it
+    /// reads).
     #[arg(long)]
     force: bool,
+    /// Also write `<stem>.png` beside each `<stem>.svg` (the SVG rendered with the bundled
+    /// font).
+    #[arg(long)]
+    png: bool,
     /// Time limit of each point in seconds.
     #[arg(long, default_value_t = 600.0, value_parser = crate::numbers::seconds())]
     point_time_limit: f64,
@@ -46,7 +52,8 @@ pub fn run(args: FiguresArgs) -> Result<u8> {
     }
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
-    // Every manifest writes `<stem>.csv` and `<stem>.svg` into --out; none may be a manifest
+    // Every manifest writes `<stem>.csv` and `<stem>.svg` (and `<stem>.png`) into --out; none
+    // may be a manifest
     // or a file a manifest reads, and an existing one is replaced only with --force.
     let mut inputs = manifests.clone();
     let mut paths = Vec::new();
@@ -58,7 +65,12 @@ pub fn run(args: FiguresArgs) -> Result<u8> {
             .file_stem()
             .map(|s| s.to_string_lossy().to_string())
             .unwrap_or_default();
-        for ext in ["csv", "svg"] {
+        let extensions: &[&str] = if args.png {
+            &["csv", "svg", "png"]
+        } else {
+            &["csv", "svg"]
+        };
+        for ext in extensions {
             paths.push(args.out.join(format!("{stem}.{ext}")));
         }
     }
@@ -77,8 +89,19 @@ pub fn run(args: FiguresArgs) -> Result<u8> {
     for m in &manifests {
         let out = run_figure(m, &args.out, &options)
             .with_context(|| format!("figure {}", m.display()))?;
+        let png = if args.png {
+            let path = out.svg.with_extension("png");
+            let svg = std::fs::read_to_string(&out.svg)
+                .with_context(|| format!("cannot read {}", out.svg.display()))?;
+            let bytes = mechsynth::curve::svg_to_png(&svg, crate::common::PNG_SCALE)?;
+            std::fs::write(&path, bytes)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            format!(", {}", path.display())
+        } else {
+            String::new()
+        };
         log_line!(
-            "{}: {} rows -> {}, {}",
+            "{}: {} rows -> {}, {}{png}",
             m.display(),
             out.rows.len(),
             out.csv.display(),

@@ -34,7 +34,7 @@ pub struct SolveArgs {
     /// Write the result to FILE instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Allow -o, --svg and --html to replace existing files (never the problem file or a file
+    /// Allow -o, --svg, --png and --html to replace existing files (never the problem file or a file
     /// it reads).
     #[arg(long)]
     force: bool,
@@ -53,6 +53,10 @@ pub struct SolveArgs {
     /// SVG; no scripts, no external resources).
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
+    /// Also draw the channel as a PNG heatmap into FILE (the SVG rendered with the bundled
+    /// font).
+    #[arg(long, value_name = "FILE")]
+    png: Option<PathBuf>,
 }
 
 /// Run `solve`; the exit code follows the status (see the crate README).
@@ -84,9 +88,11 @@ pub fn run(args: SolveArgs) -> Result<u8> {
     let mut inputs = vec![args.file.clone()];
     inputs.extend(domain_files(&spec.domain));
     crate::html::check_flag(args.html.as_deref())?;
+    crate::common::check_svg_path(args.svg.as_deref())?;
     let outputs: Vec<Output> = [
         ("-o", &args.output),
         ("--svg", &args.svg),
+        ("--png", &args.png),
         ("--html", &args.html),
     ]
     .into_iter()
@@ -137,9 +143,10 @@ pub fn run(args: SolveArgs) -> Result<u8> {
         eprint!("{}", report.explain());
     }
     emit(&text, args.output.as_deref())?;
-    if let (Some(path), Some(channel)) = (&args.svg, &report.channel) {
-        crate::curve::write_channel_svg(
-            path,
+    if let Some(channel) = &report.channel {
+        crate::curve::write_channel_images(
+            args.svg.as_deref(),
+            args.png.as_deref(),
             channel.rows(),
             &report.labels,
             &report.output_labels,

@@ -35,13 +35,16 @@ pub struct SweepArgs {
     /// With --sweep: draw the series as an SVG here.
     #[arg(long)]
     pub svg: Option<PathBuf>,
-    /// With --svg: the plot's title (default: none).
+    /// With --sweep: draw the series as a PNG here (the SVG rendered with the bundled font).
+    #[arg(long)]
+    pub png: Option<PathBuf>,
+    /// With --svg or --png: the plot's title (default: none).
     #[arg(long)]
     pub title: Option<String>,
-    /// With --svg: the y axis label (default: `value`).
+    /// With --svg or --png: the y axis label (default: `value`).
     #[arg(long = "y-label")]
     pub y_label: Option<String>,
-    /// Allow --csv and --svg (and `transfer --emit-problem`) to replace existing files (never
+    /// Allow --csv, --svg and --png (and `transfer --emit-problem`) to replace existing files (never
     /// a file the run reads).
     #[arg(long)]
     pub force: bool,
@@ -66,15 +69,17 @@ impl SweepArgs {
         self.check_needed()
     }
 
-    /// Refuse a flag that would be ignored: `--csv`, `--svg`, `--series-over` and `--only`
-    /// without `--sweep`, `--title` and `--y-label` without `--svg` (exit 2, naming the flag,
-    /// its value and the flag it needs).
+    /// Refuse a flag that would be ignored: `--csv`, `--svg`, `--png`, `--series-over` and
+    /// `--only` without `--sweep`, `--title` and `--y-label` without `--svg` or `--png`, and an
+    /// `--svg` path ending in `.png` (exit 2, naming the flag, its value and the flag it
+    /// needs).
     pub fn check_needed(&self) -> Result<()> {
         let path = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
         if self.sweep.is_none() {
             let needs_sweep = [
                 ("--csv", path(&self.csv)),
                 ("--svg", path(&self.svg)),
+                ("--png", path(&self.png)),
                 ("--series-over", self.series_over.clone()),
                 (
                     "--only",
@@ -87,22 +92,30 @@ impl SweepArgs {
                 &needs_sweep,
             )?;
         }
-        if self.svg.is_none() {
+        if self.svg.is_none() && self.png.is_none() {
             let needs_svg = [
                 ("--title", self.title.clone()),
                 ("--y-label", self.y_label.clone()),
             ];
-            needs("--svg FILE", "it labels the sweep's plot", &needs_svg)?;
+            needs(
+                "--svg FILE` or `--png FILE",
+                "it labels the sweep's plot",
+                &needs_svg,
+            )?;
         }
-        Ok(())
+        crate::common::check_svg_path(self.svg.as_deref())
     }
 
-    /// The files `--csv` and `--svg` name, with their flags.
+    /// The files `--csv`, `--svg` and `--png` name, with their flags.
     pub fn outputs(&self) -> Vec<Output<'_>> {
-        [("--csv", &self.csv), ("--svg", &self.svg)]
-            .into_iter()
-            .filter_map(|(flag, p)| p.as_deref().map(|path| Output { flag, path }))
-            .collect()
+        [
+            ("--csv", &self.csv),
+            ("--svg", &self.svg),
+            ("--png", &self.png),
+        ]
+        .into_iter()
+        .filter_map(|(flag, p)| p.as_deref().map(|path| Output { flag, path }))
+        .collect()
     }
 }
 
@@ -270,14 +283,16 @@ pub fn run<A: Clone>(
         .into());
     }
     emit(&to_csv(&rows), sweep.csv.as_deref())?;
-    if let Some(path) = &sweep.svg {
+    if sweep.svg.is_some() || sweep.png.is_some() {
         let options = PlotOptions {
             title: sweep.title.clone().unwrap_or_default(),
             x_label: key.to_string(),
             y_label: sweep.y_label.clone().unwrap_or_else(|| "value".into()),
             size: SVG_SIZE,
         };
-        emit(&curve_svg(&rows, &options)?, Some(path))?;
+        crate::common::write_images(sweep.svg.as_deref(), sweep.png.as_deref(), || {
+            Ok(curve_svg(&rows, &options)?)
+        })?;
     }
     if !missed.is_empty() {
         log_line!(
