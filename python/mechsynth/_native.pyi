@@ -45,7 +45,11 @@ def solve(
     solver: str = ...,
     time_limit: float = ...,
     gap: Optional[float] = ...,
-) -> Tuple[str, Optional[npt.NDArray[np.float64]]]: ...
+) -> Tuple[
+    str,
+    Optional[npt.NDArray[np.float64]],
+    Tuple[str, str, Optional[float], Optional[float], Optional[float], Optional[float]],
+]: ...
 def channel_svg(
     channel: npt.NDArray[np.float64], inputs: List[str], outputs: List[str], title: str
 ) -> str: ...

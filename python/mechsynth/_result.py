@@ -36,14 +36,29 @@ class SolveResult:
     warnings : list of str
     """
 
-    __slots__ = ("_report", "_json", "_channel")
+    __slots__ = ("_json", "_parsed", "_channel", "_summary")
 
-    def __init__(self, report_json: str, channel: Optional[np.ndarray]) -> None:
+    def __init__(self, report_json: str, channel: Optional[np.ndarray],
+                 summary: Optional[tuple] = None) -> None:
         self._json = report_json
-        self._report: Dict[str, Any] = json.loads(report_json)
+        self._parsed: Optional[Dict[str, Any]] = None
         if channel is not None:
             channel.flags.writeable = False
         self._channel = channel
+        if summary is None:
+            r = self._report
+            gap = r.get("gap") or {}
+            summary = (r["status"], r["method"], _number(r.get("objective")),
+                       _number(r.get("bound")), _number(gap.get("absolute")),
+                       _number(gap.get("relative")))
+        self._summary = summary
+
+    @property
+    def _report(self) -> Dict[str, Any]:
+        # The report's JSON is parsed on the first read of a field outside the summary.
+        if self._parsed is None:
+            self._parsed = json.loads(self._json)
+        return self._parsed
 
     @classmethod
     def _from_json(cls, report_json: str) -> "SolveResult":
@@ -56,7 +71,7 @@ class SolveResult:
 
     @property
     def status(self) -> str:
-        return self._report["status"]
+        return self._summary[0]
 
     @property
     def optimal(self) -> bool:
@@ -69,26 +84,24 @@ class SolveResult:
 
     @property
     def objective(self) -> Optional[float]:
-        return _number(self._report.get("objective"))
+        return self._summary[2]
 
     @property
     def bound(self) -> Optional[float]:
-        return _number(self._report.get("bound"))
+        return self._summary[3]
 
     @property
     def gap(self) -> Optional[float]:
-        g = self._report.get("gap")
-        return None if g is None else _number(g.get("absolute"))
+        return self._summary[4]
 
     @property
     def relative_gap(self) -> Optional[float]:
         """The gap relative to the objective's magnitude."""
-        g = self._report.get("gap")
-        return None if g is None else _number(g.get("relative"))
+        return self._summary[5]
 
     @property
     def method(self) -> str:
-        return self._report["method"]
+        return self._summary[1]
 
     @property
     def leakage(self) -> Dict[str, float]:
@@ -215,7 +228,7 @@ def solve(
             f"invalid `problem`: a {type(problem).__name__}; give a mechsynth.Problem "
             "(Problem(...), Problem.from_toml(text) or Problem.from_file(path))"
         )
-    report, channel = _native.solve(
+    report, channel, summary = _native.solve(
         problem.to_json(), method=method, solver=solver, time_limit=float(time_limit), gap=gap
     )
-    return SolveResult(report, channel)
+    return SolveResult(report, channel, summary)

@@ -19,8 +19,28 @@ fn choice<T: serde::de::DeserializeOwned>(name: &str, value: &str, accepted: &st
         .map_err(|_| bad_argument(name, value, accepted))
 }
 
-/// Solve the problem of `spec_json`; returns the report's JSON and the certified channel (or
-/// `None` when there is none).
+/// The fields of a report most calls read, so that Python reads them without parsing the
+/// report's JSON: status, method, objective, bound, absolute and relative gap.
+type Summary = (
+    String,
+    String,
+    Option<f64>,
+    Option<f64>,
+    Option<f64>,
+    Option<f64>,
+);
+
+/// A serde enum's name as the report writes it.
+fn name_of(value: &impl serde::Serialize) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(s)) => s,
+        Ok(other) => other.to_string(),
+        Err(_) => String::new(),
+    }
+}
+
+/// Solve the problem of `spec_json`; returns the report's JSON, the certified channel (or
+/// `None` when there is none) and the report's summary.
 #[pyfunction]
 #[pyo3(signature = (spec_json, *, method="auto", solver="clarabel", time_limit=600.0, gap=None))]
 fn solve<'py>(
@@ -30,7 +50,7 @@ fn solve<'py>(
     solver: &str,
     time_limit: f64,
     gap: Option<f64>,
-) -> PyResult<(String, Option<Bound<'py, PyArray2<f64>>>)> {
+) -> PyResult<(String, Option<Bound<'py, PyArray2<f64>>>, Summary)> {
     let method: MethodChoice = choice(
         "method",
         method,
@@ -74,7 +94,15 @@ fn solve<'py>(
         Some(c) => Some(array_of(py, c.rows())?),
         None => None,
     };
-    Ok((json, channel))
+    let summary = (
+        name_of(&report.status),
+        name_of(&report.method),
+        report.objective,
+        report.bound,
+        report.gap.as_ref().map(|g| g.absolute),
+        report.gap.as_ref().map(|g| g.relative),
+    );
+    Ok((json, channel, summary))
 }
 
 /// The SVG heatmap of a channel (rows: inputs, columns: outputs).

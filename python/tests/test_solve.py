@@ -56,6 +56,10 @@ def test_the_report_is_the_command_lines_json():
                 "certificate", "timings", "warnings", "problem"):
         assert key in d, key
     assert json.loads(result.to_json()) == d
+    # The fields read without parsing the report are the report's.
+    assert (result.status, result.method, result.objective, result.bound) == (
+        d["status"], d["method"], d["objective"], d["bound"])
+    assert (result.gap, result.relative_gap) == (d["gap"]["absolute"], d["gap"]["relative"])
     assert np.array_equal(np.array(d["channel"]), result.channel)
     assert result.leakage["ldp"] <= 1.0
     assert result.certificate["all_hold"] is True
