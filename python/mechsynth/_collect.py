@@ -161,14 +161,15 @@ def _indices(name: str, values: ArrayLike, labels: Optional[Sequence[Any]] = Non
             raise _invalid(
                 f"invalid `{name}`: {e.args[0]!r} is not one of `labels`"
             ) from None
-        return np.ascontiguousarray(codes[inverse].reshape(raw.shape))
+        return np.asarray(codes[inverse].reshape(raw.shape), order="C")
     array = np.asarray(values)
     if array.dtype.kind not in "iu":
         raise _invalid(
             f"invalid `{name}`: an array of dtype {array.dtype}; give integer indices"
             + (" (or labels with `labels=`)" if name == "values" else "")
         )
-    return np.ascontiguousarray(array, dtype=np.int64)
+    # Not ascontiguousarray, which makes a 0-d array 1-d.
+    return np.asarray(array, dtype=np.int64, order="C")
 
 
 # ----------------------------------------------------------------------------------------

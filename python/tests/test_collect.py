@@ -224,6 +224,8 @@ def test_privatize_keeps_shape_labels_and_reproducibility():
         warnings.simplefilter("error")
         unseeded = ms.privatize(q, x)  # no warning without a seed
     assert unseeded.shape == x.shape
+    assert ms.privatize(q, np.int64(2)).shape == ()
+    assert ms.privatize(q, np.array([], dtype=np.int64)).shape == (0,)
 
 
 def test_privatize_refuses_a_channel_that_breaks_its_stated_privacy():
@@ -355,6 +357,11 @@ def test_error_messages_say_what_to_fix():
     with pytest.raises(ValueError, match=r"ldp, .*lip"):
         ms.leakage(KRR, "no-such-notion")
     assert issubclass(ms.TimeLimitError, RuntimeError)
+
+
+def test_time_limit_is_a_runtime_error():
+    with pytest.raises(ms.TimeLimitError, match="time limit"):
+        ms.compose(ms.baseline("k-rr", 10, 1.0), 5, time_limit=1e-6)
 
 
 # ------------------------------------------------------------------------------------------
