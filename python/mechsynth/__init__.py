@@ -12,7 +12,23 @@ from ._native import (
     InvalidInputError,
     NoCertifiedChannelError,
     SolverError,
+    TimeLimitError,
     __version__,
+)
+from ._collect import (
+    AuditResult,
+    ComposeResult,
+    EstimateResult,
+    PlanResult,
+    SimulateResult,
+    audit,
+    baseline,
+    compose,
+    estimate,
+    leakage,
+    plan,
+    privatize,
+    simulate,
 )
 from ._problem import Problem
 from ._result import SolveResult, solve
@@ -25,4 +41,19 @@ __all__ = [
     "SolverError",
     "__version__",
     "solve",
+    # collect
+    "AuditResult",
+    "ComposeResult",
+    "EstimateResult",
+    "PlanResult",
+    "SimulateResult",
+    "TimeLimitError",
+    "audit",
+    "baseline",
+    "compose",
+    "estimate",
+    "leakage",
+    "plan",
+    "privatize",
+    "simulate",
 ]

@@ -53,3 +53,100 @@ def solve(
 def channel_svg(
     channel: npt.NDArray[np.float64], inputs: List[str], outputs: List[str], title: str
 ) -> str: ...
+
+# collect
+class TimeLimitError(RuntimeError): ...
+
+def leakage(
+    q: npt.NDArray[np.float64],
+    notion: str,
+    *,
+    prior: Optional[Sequence[float]] = None,
+    domain: Optional[dict] = None,
+    metric: Optional[Any] = None,
+) -> float: ...
+def audit(
+    q: npt.NDArray[np.float64],
+    *,
+    prior: Optional[Sequence[float]] = None,
+    domain: Optional[dict] = None,
+    privacy: Optional[Any] = None,
+    metric: Optional[Any] = None,
+    epsilons: Sequence[float] = ...,
+    deltas: Sequence[float] = ...,
+) -> str: ...
+def baseline(
+    name: str,
+    k: Optional[int] = None,
+    epsilon: Optional[float] = None,
+    *,
+    prior: Optional[Sequence[float]] = None,
+    domain: Optional[dict] = None,
+    sensitive: Optional[Sequence[Any]] = None,
+    blocks: Optional[Sequence[Sequence[Any]]] = None,
+) -> Tuple[npt.NDArray[np.float64], List[str]]: ...
+def compose(
+    channels: Sequence[npt.NDArray[np.float64]],
+    releases: int = 1,
+    *,
+    prior: Optional[Sequence[float]] = None,
+    domain: Optional[dict] = None,
+    delta_prime: Optional[float] = None,
+    bp_priors: Optional[Sequence[Sequence[float]]] = None,
+    time_limit: Optional[float] = None,
+) -> str: ...
+def privatize(
+    q: npt.NDArray[np.float64],
+    values: npt.NDArray[np.int64],
+    *,
+    seed: Optional[int] = None,
+    prior: Optional[Sequence[float]] = None,
+    domain: Optional[dict] = None,
+    privacy: Optional[Any] = None,
+) -> npt.NDArray[np.int64]: ...
+def seed_warning(name: str) -> str: ...
+def estimate(
+    q: npt.NDArray[np.float64],
+    reports: Optional[npt.NDArray[np.int64]] = None,
+    *,
+    counts: Optional[npt.NDArray[np.int64]] = None,
+    estimators: Sequence[str] = ...,
+    queries: Sequence[str] = ...,
+    level: float = 0.95,
+    estimand: str = "sample",
+    prior: Optional[Sequence[float]] = None,
+    domain: Optional[dict] = None,
+    time_limit: float = 3600.0,
+) -> str: ...
+def simulate(
+    q: npt.NDArray[np.float64],
+    users: Optional[int] = None,
+    *,
+    trials: int = 1000,
+    seed: Optional[int] = None,
+    sampling: str = "iid",
+    estimators: Sequence[str] = ...,
+    priors: Optional[Sequence[Tuple[int, Sequence[float]]]] = None,
+    noncompliance: float = 0.0,
+    level: float = 0.95,
+    estimand: str = "sample",
+    prior: Optional[Sequence[float]] = None,
+    domain: Optional[dict] = None,
+    time_limit: float = 600.0,
+) -> str: ...
+def plan(
+    q: Optional[npt.NDArray[np.float64]] = None,
+    *,
+    rmse: float,
+    target: str = "frequency",
+    symbol: Optional[str] = None,
+    users: Optional[int] = None,
+    epsilon: Optional[float] = None,
+    size: Optional[int] = None,
+    prior: Optional[Sequence[float]] = None,
+    domain: Optional[dict] = None,
+    baseline: Optional[str] = None,
+    estimand: str = "sample",
+    time_limit: float = 600.0,
+) -> str: ...
+# end collect

@@ -21,6 +21,12 @@ create_exception!(
 );
 create_exception!(
     mechsynth,
+    TimeLimitError,
+    PyRuntimeError,
+    "The time limit ran out before the result was computed (the command line's exit code 4)."
+);
+create_exception!(
+    mechsynth,
     SolverError,
     PyRuntimeError,
     "The backend failed (the command line's exit code 1)."
@@ -35,6 +41,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         py.get_type::<NoCertifiedChannelError>(),
     )?;
     m.add("SolverError", py.get_type::<SolverError>())?;
+    m.add("TimeLimitError", py.get_type::<TimeLimitError>())?;
     Ok(())
 }
 
@@ -66,4 +73,50 @@ pub fn solve(error: SolveError) -> PyErr {
 /// A value of an argument that is not one of the accepted ones.
 pub fn bad_argument(name: &str, value: impl std::fmt::Display, accepted: &str) -> PyErr {
     invalid(format!("invalid `{name}` = {value}: {accepted}"))
+}
+
+/// A message of the library with its keys and flags named as the Python arguments are:
+/// each `from` of `renames` becomes `to` (e.g. `channel.rows` -> `Q`, `--baseline` -> `name`),
+/// then every remaining `` `--flag-name `` becomes `` `flag_name ``.
+pub fn pythonic(message: &str, renames: &[(&str, &str)]) -> String {
+    let mut text = message.to_string();
+    for (from, to) in renames {
+        text = text.replace(from, to);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("`--") {
+        out.push_str(&rest[..at + 1]);
+        rest = &rest[at + 3..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .unwrap_or(rest.len());
+        out.push_str(&rest[..end].replace('-', "_"));
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A collection error, classified as the command line classifies it: bad input is an
+/// [`InvalidInputError`], the time limit a [`TimeLimitError`], anything else (I/O) a
+/// `RuntimeError`. Keys are renamed as [`pythonic`] does.
+pub fn collect(error: mechsynth::collect::CollectError, renames: &[(&str, &str)]) -> PyErr {
+    use mechsynth::collect::CollectError;
+    let message = pythonic(&error.to_string(), renames);
+    match &error {
+        CollectError::TimeLimit { .. } => TimeLimitError::new_err(message),
+        e if e.is_bad_input() => InvalidInputError::new_err(message),
+        _ => PyRuntimeError::new_err(message),
+    }
+}
+
+/// A composition error, classified as `mechsynth compose` classifies it (the time limit is a
+/// [`TimeLimitError`], anything else bad input).
+pub fn compose(error: mechsynth::compose::ComposeError, renames: &[(&str, &str)]) -> PyErr {
+    let message = pythonic(&error.to_string(), renames);
+    match error {
+        mechsynth::compose::ComposeError::TimeLimit(_) => TimeLimitError::new_err(message),
+        _ => InvalidInputError::new_err(message),
+    }
 }

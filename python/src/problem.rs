@@ -13,12 +13,15 @@ use pythonize::depythonize;
 use std::path::Path;
 
 /// `value` (a dict, list or number from Python) as the serde type `T`; errors name `key`.
-fn typed<T: serde::de::DeserializeOwned>(key: &str, value: &Bound<'_, PyAny>) -> PyResult<T> {
+pub(crate) fn typed<T: serde::de::DeserializeOwned>(
+    key: &str,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<T> {
     depythonize(value).map_err(|e| invalid(format!("invalid `{key}`: {e}")))
 }
 
 /// A list of privacy entries: one dict, or a list of dicts (`[[privacy]]` entries).
-fn privacy_list(value: &Bound<'_, PyAny>) -> PyResult<Vec<PrivacySpec>> {
+pub(crate) fn privacy_list(value: &Bound<'_, PyAny>) -> PyResult<Vec<PrivacySpec>> {
     if value.is_instance_of::<PyDict>() {
         return Ok(vec![typed("privacy", value)?]);
     }

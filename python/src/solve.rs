@@ -50,7 +50,7 @@ fn solve<'py>(
     solver: &str,
     time_limit: f64,
     gap: Option<f64>,
-) -> PyResult<(String, Option<Bound<'py, PyArray2<f64>>>, Summary)> {
+) -> PyResult<Solved<'py>> {
     let method: MethodChoice = choice(
         "method",
         method,

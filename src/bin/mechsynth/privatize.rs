@@ -97,7 +97,10 @@ pub fn run(mut args: PrivatizeArgs) -> Result<u8> {
     check_time_limit(args.time_limit)?;
     let mechanism = args.mechanism.load()?;
     if args.seed.is_some() {
-        log_line!("warning: --seed makes the randomization reproducible by anyone who knows the seed; seeded output is NOT private (use it for tests only)");
+        log_line!(
+            "warning: {}",
+            mechsynth::collect::sampler::seed_warning("--seed")
+        );
     }
     let sampler = match &mechanism {
         Mechanism::Channel(model) => {

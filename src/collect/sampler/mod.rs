@@ -25,6 +25,12 @@ pub fn secure_rng() -> CollectRng {
     ChaCha20Rng::from_entropy()
 }
 
+/// The warning a seeded privatization gives, for the argument `name` that set the seed
+/// (`--seed` on the command line): seeded output is not private.
+pub fn seed_warning(name: &str) -> String {
+    format!("{name} makes the randomization reproducible by anyone who knows the seed; seeded output is NOT private (use it for tests only)")
+}
+
 /// A reproducible generator (for tests and simulations; its output is not private, since
 /// anyone with the seed can replay the randomness).
 pub fn seeded_rng(seed: u64) -> CollectRng {
