@@ -19,16 +19,17 @@ labels = ["never", "monthly", "weekly", "daily"]
 prior = np.array([0.55, 0.25, 0.15, 0.05])  # what earlier waves suggest
 
 # The same question under two notions: LIP protects against an adversary who knows the
-# prior; LDP against any adversary. Both designs minimize the MMSE of the histogram.
+# prior; LDP against any adversary. Both designs minimize the MSE of the frequencies that
+# the unbiased estimator will report (per respondent).
 designs = {
-    "lip": ms.Problem(labels=labels, prior=prior, objective="mmse-histogram",
+    "lip": ms.Problem(labels=labels, prior=prior, objective="frequency-mse",
                       privacy={"notion": "lip", "epsilon": 1.0}),
-    "ldp": ms.Problem(labels=labels, prior=prior, objective="mmse-histogram",
+    "ldp": ms.Problem(labels=labels, prior=prior, objective="frequency-mse",
                       privacy={"notion": "ldp", "epsilon": 1.0}),
 }
 results = {name: ms.solve(problem) for name, problem in designs.items()}
 for name, r in results.items():
-    print(f"{name}: {r.status}, MMSE {r.objective:.5f} (gap {r.gap:.1e}), "
+    print(f"{name}: {r.status}, frequency MSE x users {r.objective:.4f} (gap {r.gap:.1e}), "
           f"LDP {r.leakage['ldp']:.3f}, LIP {r.leakage['lip']:.3f}")
 
 # Field the LDP design: each respondent's answer goes through the channel on their device.
@@ -50,4 +51,6 @@ for i, label in enumerate(labels):
 plan = ms.plan(channel, rmse=0.01, prior=prior)
 print()
 for row in plan.rows:
-    print(f"{row['mechanism']:>22}: {row['users_needed']:>8} respondents")
+    needed = row["users_needed"]
+    shown = "cannot reach it" if needed is None else f"{needed} respondents"
+    print(f"{row['mechanism']:>22} (LDP {row['ldp']:.2f}): {shown}")

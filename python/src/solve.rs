@@ -30,6 +30,9 @@ type Summary = (
     Option<f64>,
 );
 
+/// What `solve` returns: the report's JSON, the channel and the summary.
+type Solved<'py> = (String, Option<Bound<'py, PyArray2<f64>>>, Summary);
+
 /// A serde enum's name as the report writes it.
 fn name_of(value: &impl serde::Serialize) -> String {
     match serde_json::to_value(value) {
