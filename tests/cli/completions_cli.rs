@@ -3,22 +3,8 @@
 //! and the committed man pages in `docs/man/` are the ones the binary generates.
 
 use crate::bin::{command, root, run, run_in, stderr, stdout, TempDir};
+use crate::numeric_flags_cli::subcommands;
 use std::collections::BTreeSet;
-
-/// The subcommands `mechsynth --help` lists (without `help`).
-fn subcommands() -> Vec<String> {
-    let text = stdout(&run(&["--help"]));
-    let commands = text.split("Commands:").nth(1).expect("a Commands section");
-    commands
-        .split("Options:")
-        .next()
-        .unwrap()
-        .lines()
-        .filter(|l| l.starts_with("  ") && !l.starts_with("    "))
-        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
-        .filter(|name| name != "help")
-        .collect()
-}
 
 /// The long flags `mechsynth SUB --help` lists.
 fn long_flags(sub: &str) -> BTreeSet<String> {

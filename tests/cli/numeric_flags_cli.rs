@@ -198,7 +198,7 @@ fn flags_of(sub: &str) -> BTreeSet<String> {
 }
 
 /// The subcommands `mechsynth --help` lists.
-fn subcommands() -> Vec<String> {
+pub(crate) fn subcommands() -> Vec<String> {
     let o = run_in(&std::env::temp_dir(), &["--help"]);
     let text = String::from_utf8_lossy(&o.stdout).into_owned();
     let commands = text.split("Commands:").nth(1).expect("a Commands section");
