@@ -10,6 +10,7 @@ mod heatmap;
 mod plot;
 mod run;
 mod series;
+mod shard;
 mod spec;
 
 pub use csv::{csv_line, parse_csv, to_csv, CSV_HEADER};
@@ -20,6 +21,9 @@ pub use plot::{curve_svg, PlotOptions, LOG_SCALE_DECADES};
 pub use run::{apply_axis, check_reproduces, run_curve, CurveOptions, CurveResult, PointSink};
 pub use series::{
     check_resumable, Compare, PointStatus, Row, Series, SeriesSource, TIME_LIMIT_NOTE,
+};
+pub use shard::{
+    curve_fingerprint, merge_shards, parse_shard_csv, shard_csv, Shard, ShardHeader, SHARD_PREFIX,
 };
 pub use spec::{load_curve_file, CurveFile, CurveSpec, GridValue};
 
