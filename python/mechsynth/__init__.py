@@ -14,10 +14,15 @@ from ._native import (
     SolverError,
     __version__,
 )
+from ._curve import CurveResult, VerifyResult, curve, verify
 from ._problem import Problem
 from ._result import SolveResult, solve
 
 __all__ = [
+    "CurveResult",
+    "VerifyResult",
+    "curve",
+    "verify",
     "InvalidInputError",
     "NoCertifiedChannelError",
     "Problem",
