@@ -148,18 +148,23 @@ def test_verify_gives_the_command_lines_json(hamming):
     assert ms.verify(hamming).sweep is None
 
 
-def test_verify_reports_a_failed_claim():
-    # A prior that is not uniform: k-RR's claim of optimality is for the uniform prior only, so
-    # it does not apply or does not hold; either way the result says which.
-    p = ms.Problem(
-        size=3,
-        prior=[0.6, 0.3, 0.1],
-        privacy={"notion": "ldp", "epsilon": 1.0},
-        objective={"kind": "expected-loss", "loss": "hamming"},
-    )
-    v = ms.verify(p)
-    assert v.all_hold == all(c["claim_holds"] for c in v.checks)
-    assert len(v.failures) == sum(len(c["failures"]) for c in v.checks)
+def test_verify_reports_failed_claims():
+    # The published binary-LIP closed forms violate LIP at this problem's epsilon (the command
+    # line exits 6); the result names each failure.
+    path = PROBLEMS / "mmse-survey-lip.toml"
+    v = ms.verify(ms.Problem.from_file(path))
+    assert not v.all_hold and not bool(v)
+    held = {c["name"]: c["claim_holds"] for c in v.checks}
+    assert held == {"binary-lip-optimum": False, "mimo-lip": False}
+    assert any(f.startswith("mimo-lip: violates lip") for f in v.failures)
+    assert "HOLDS" not in v.to_table().split("mimo-lip")[1].splitlines()[0]
+    binary = _binary()
+    if binary is not None:
+        done = subprocess.run(
+            [binary, "verify", str(path), "--format", "json"], capture_output=True, text=True
+        )
+        assert done.returncode == 6, done.stderr
+        assert v.to_dict() == json.loads(done.stdout)
 
 
 def test_threads_solve_in_parallel_as_in_a_loop(hamming):
