@@ -350,7 +350,8 @@ def curve(
         the message names the argument).
     """
     problem = _check_problem(problem)
-    given = [(name, axis, value) for (name, axis), value in zip(_AXES, (epsilons, sizes, priors, users)) if value is not None]
+    grids = zip(_AXES, (epsilons, sizes, priors, users))
+    given = [(name, axis, value) for (name, axis), value in grids if value is not None]
     if len(given) != 1:
         detail = (
             "none was given"

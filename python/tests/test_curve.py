@@ -36,7 +36,8 @@ def _cli(*args):
     binary = _binary()
     if binary is None:
         pytest.skip(
-            "no built mechsynth binary (cargo build --release, or set MECHSYNTH_BIN) to compare with"
+            "no built mechsynth binary to compare with "
+            "(cargo build --release, or set MECHSYNTH_BIN)"
         )
     done = subprocess.run([binary, *args], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
@@ -56,10 +57,26 @@ def hamming_curve(hamming):
 @pytest.mark.parametrize(
     "name, flags, kwargs",
     [
-        ("ldp-hamming-5.toml", ["--epsilons", GRID, "--compare", "lip"], {"epsilons": GRID, "compare": ["lip"]}),
-        ("ldp-hamming-5.toml", ["--epsilons", "1,2.5", "--no-registry"], {"epsilons": [1.0, 2.5], "registry": False}),
-        ("lip-binary-survey.toml", ["--priors", "0.1,0.3", "--compare", "ldp*2"], {"priors": np.array([0.1, 0.3]), "compare": "ldp*2"}),
-        ("ldp-hamming-5.toml", ["--sizes", "2:4:3", "--mechanisms", "k-rr"], {"sizes": "2:4:3", "mechanisms": ["k-rr"]}),
+        (
+            "ldp-hamming-5.toml",
+            ["--epsilons", GRID, "--compare", "lip"],
+            {"epsilons": GRID, "compare": ["lip"]},
+        ),
+        (
+            "ldp-hamming-5.toml",
+            ["--epsilons", "1,2.5", "--no-registry"],
+            {"epsilons": [1.0, 2.5], "registry": False},
+        ),
+        (
+            "lip-binary-survey.toml",
+            ["--priors", "0.1,0.3", "--compare", "ldp*2"],
+            {"priors": np.array([0.1, 0.3]), "compare": "ldp*2"},
+        ),
+        (
+            "ldp-hamming-5.toml",
+            ["--sizes", "2:4:3", "--mechanisms", "k-rr"],
+            {"sizes": "2:4:3", "mechanisms": ["k-rr"]},
+        ),
     ],
 )
 def test_curve_writes_the_command_lines_csv(name, flags, kwargs):
@@ -116,7 +133,8 @@ def test_to_pandas_or_a_clear_import_error(hamming_curve, monkeypatch):
         pass
     else:
         frame = hamming_curve.to_pandas()
-        assert list(frame.columns) == ["series", "x", "value", "status", "bound", "leakage", "notes"]
+        columns = ["series", "x", "value", "status", "bound", "leakage", "notes"]
+        assert list(frame.columns) == columns
         assert len(frame) == len(hamming_curve)
     monkeypatch.setitem(sys.modules, "pandas", None)
     with pytest.raises(ImportError, match="needs pandas"):
@@ -203,7 +221,7 @@ def test_curve_matches_solving_each_point(hamming, hamming_curve):
     ],
 )
 def test_bad_curve_arguments_raise_invalid_input_naming_them(hamming, kwargs, argument):
-    with pytest.raises(ms.InvalidInputError, match=argument.replace("*", r"\*")) as info:
+    with pytest.raises(ms.InvalidInputError, match=argument) as info:
         ms.curve(hamming, **kwargs)
     assert isinstance(info.value, ValueError)
 
