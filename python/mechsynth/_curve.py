@@ -155,10 +155,12 @@ class CurveResult:
 
     @property
     def x(self) -> np.ndarray:
+        """The grid values computed, in grid order (float64, shape (points,))."""
         return self._wide["x"]
 
     @property
     def names(self) -> List[str]:
+        """The series, in the order of their first row."""
         return list(self._wide["names"])
 
     def _by_name(self, key: str) -> Dict[str, np.ndarray]:
@@ -167,26 +169,32 @@ class CurveResult:
 
     @property
     def series(self) -> Dict[str, np.ndarray]:
+        """Each series' objective values aligned with ``x`` (NaN where absent)."""
         return self._by_name("values")
 
     @property
     def bounds(self) -> Dict[str, np.ndarray]:
+        """Each series' rigorous bound aligned with ``x`` (NaN where absent)."""
         return self._by_name("bounds")
 
     @property
     def leakage(self) -> Dict[str, np.ndarray]:
+        """Each series' achieved parameter of the first constraint, aligned with ``x``."""
         return self._by_name("leakage")
 
     @property
     def statuses(self) -> Dict[str, np.ndarray]:
+        """Each series' status at every point of ``x`` (``""`` where absent)."""
         return self._by_name("statuses")
 
     @property
     def values(self) -> np.ndarray:
+        """The series' values as one array of shape (points, len(names))."""
         return self._wide["values"]
 
     @property
     def rows(self) -> List[Dict[str, Any]]:
+        """The CSV's rows as dicts (absent numbers are None)."""
         c = self._columns
 
         def num(v: float) -> Optional[float]:
@@ -207,14 +215,17 @@ class CurveResult:
 
     @property
     def axis(self) -> str:
+        """The parameter varied: epsilon, domain-size, prior or users."""
         return self._meta["axis"]
 
     @property
     def timed_out(self) -> np.ndarray:
+        """Grid values the overall time limit left out."""
         return np.array(self._meta.get("timed_out", []), dtype=np.float64)
 
     @property
     def cut(self) -> np.ndarray:
+        """Grid values whose point time limit cut their solve short."""
         return np.array(self._meta.get("cut", []), dtype=np.float64)
 
     @property
@@ -411,27 +422,33 @@ class VerifyResult:
 
     @property
     def checks(self) -> List[Dict[str, Any]]:
+        """One dict per registry entry that applies."""
         return json.loads(json.dumps(self._report.get("checks", [])))
 
     @property
     def all_hold(self) -> bool:
+        """Whether every claim holds."""
         return bool(self._report["all_hold"])
 
     @property
     def optimum(self) -> Optional[float]:
+        """mechsynth's certified optimum (None without one)."""
         v = self._report.get("optimum")
         return None if v is None else float(v)
 
     @property
     def optimum_status(self) -> str:
+        """The status of the optimum's solve."""
         return self._report["optimum_status"]
 
     @property
     def notes(self) -> List[str]:
+        """Why no entry applies, when none does."""
         return list(self._report.get("notes", []))
 
     @property
     def sweep(self) -> Optional[Dict[str, Any]]:
+        """The sweep over epsilons and priors, when it ran."""
         s = self._report.get("sweep")
         return None if s is None else json.loads(json.dumps(s))
 
