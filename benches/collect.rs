@@ -201,8 +201,32 @@ fn bench_simulate(c: &mut Criterion) {
     group.finish();
 }
 
+/// Privatizing an array of 10^7 input indices into a new array of outputs (k-RR, n = 16): the
+/// library's loop that the Python package's `privatize` runs on a numpy array, for its
+/// per-record comparison (`benches/python_bench.py --rust`).
+fn bench_privatize_array(c: &mut Criterion) {
+    let model = krr(16, 1.0);
+    let sampler = ChannelSampler::new(&model.channel).unwrap();
+    let values: Vec<i64> = (0..RECORDS as i64).map(|i| (i * 7919) % 16).collect();
+    let mut group = c.benchmark_group("privatize-array-1e7");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(RECORDS as u64));
+    group.bench_function("array of indices (k-RR, n = 16)", |b| {
+        let mut rng = seeded_rng(4);
+        b.iter(|| {
+            let out: Vec<i64> = values
+                .iter()
+                .map(|&x| sampler.sample(x as usize, &mut rng) as i64)
+                .collect();
+            black_box(out)
+        })
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
+    bench_privatize_array,
     bench_sampler,
     bench_em,
     bench_simulate,

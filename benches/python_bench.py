@@ -12,8 +12,8 @@ It prints one line per target:
    moved into numpy) against copying it, and whether two reads share one buffer;
 3. a 20-point epsilon sweep on 1 thread against 2 threads (`ThreadPoolExecutor`);
 4. privatizing 10^7 values from a numpy array: the time per value, and with `--rust` the
-   library's per-draw time on the same channel (k-RR, n = 16) from `cargo bench --bench
-   collect -- "exact sample"`, and their ratio.
+   library's time per record for the same loop (an array of indices into a new array, k-RR,
+   n = 16) from `cargo bench --bench collect -- privatize-array-1e7`, and their ratio.
 """
 
 import os
@@ -89,15 +89,15 @@ def threads():
 
 def rust_per_draw():
     out = subprocess.run(
-        ["cargo", "bench", "--bench", "collect", "--", "exact sample", "--noplot"],
+        ["cargo", "bench", "--bench", "collect", "--", "privatize-array-1e7", "--noplot"],
         cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    # criterion: "sampler-1e6/exact sample (k-RR n = 16)\n  time: [a ms b ms c ms]"
-    m = re.search(r"exact sample \(k-RR[^)]*\)\s+time:\s+\[\S+ \S+ (\S+) (\S+)", out)
+    # criterion: "privatize-array-1e7/array of indices (k-RR, n = 16)\n  time: [a ms b ms c ms]"
+    m = re.search(r"array of indices \(k-RR[^)]*\)\s+time:\s+\[\S+ \S+ (\S+) (\S+)", out)
     if not m:
         return None
     value, unit = float(m.group(1)), m.group(2)
     scale = {"ns": 1e-9, "µs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0}[unit]
-    return value * scale / 1e6
+    return value * scale / 1e7
 
 
 def privatize(with_rust):
@@ -107,14 +107,12 @@ def privatize(with_rust):
     q = ms.baseline("k-rr", 16, 1.0)
     values = np.random.default_rng(1).integers(0, 16, size=10_000_000)
     ms.privatize(q, values[:1000])
-    t = time.perf_counter()
-    ms.privatize(q, values)
-    per = (time.perf_counter() - t) / values.size
+    per = median_time(lambda: ms.privatize(q, values), 5) / values.size
     line = f"4. privatize 10^7 values (k-RR, n = 16): {per * 1e9:.1f} ns per value from Python"
     if with_rust:
         rust = rust_per_draw()
         if rust:
-            line += f", library {rust * 1e9:.1f} ns per draw, ratio {per / rust:.2f}"
+            line += f", library {rust * 1e9:.1f} ns per record, ratio {per / rust:.2f}"
     print(line)
 
 

@@ -30,10 +30,15 @@ from ._collect import (
     privatize,
     simulate,
 )
+from ._curve import CurveResult, VerifyResult, curve, verify
 from ._problem import Problem
 from ._result import SolveResult, solve
 
 __all__ = [
+    "CurveResult",
+    "VerifyResult",
+    "curve",
+    "verify",
     "InvalidInputError",
     "NoCertifiedChannelError",
     "Problem",

@@ -6,6 +6,7 @@
 
 mod arrays;
 mod collect;
+mod curve;
 mod errors;
 mod problem;
 mod solve;
@@ -20,5 +21,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     problem::register(m)?;
     solve::register(m)?;
     collect::register(m)?;
+    curve::register(m)?;
     Ok(())
 }

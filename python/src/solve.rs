@@ -11,10 +11,14 @@ use numpy::PyArray2;
 use pyo3::prelude::*;
 
 /// The largest time limit accepted, in seconds (the command line's).
-const MAX_TIME_LIMIT: f64 = 1e9;
+pub(crate) const MAX_TIME_LIMIT: f64 = 1e9;
 
 /// A kebab-case name as the serde enum `T` (`"lazy-rows"`, `"highs"`).
-fn choice<T: serde::de::DeserializeOwned>(name: &str, value: &str, accepted: &str) -> PyResult<T> {
+pub(crate) fn choice<T: serde::de::DeserializeOwned>(
+    name: &str,
+    value: &str,
+    accepted: &str,
+) -> PyResult<T> {
     serde_json::from_value(serde_json::Value::String(value.into()))
         .map_err(|_| bad_argument(name, value, accepted))
 }

@@ -80,6 +80,12 @@ pub fn parse_csv(text: &str, origin: &str) -> Result<Vec<Row>, CurveError> {
     let mut lines = text.lines().enumerate();
     match lines.next() {
         Some((_, h)) if h.trim() == CSV_HEADER => {}
+        Some((_, h)) if h.starts_with(super::SHARD_PREFIX) => {
+            return Err(bad(
+                1,
+                "it is one share of a sharded curve; continue it with its --shard, or join the shares with --merge",
+            ))
+        }
         _ => return Err(bad(1, &format!("the header is not `{CSV_HEADER}`"))),
     }
     let complete = text.ends_with('\n');

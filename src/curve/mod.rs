@@ -14,6 +14,7 @@ mod plot;
 mod png;
 mod run;
 mod series;
+mod shard;
 mod spec;
 mod style;
 mod svg;
@@ -30,6 +31,9 @@ pub use png::{svg_to_png, FONT_NAME, MAX_PNG_PIXELS};
 pub use run::{apply_axis, check_reproduces, run_curve, CurveOptions, CurveResult, PointSink};
 pub use series::{
     check_resumable, Compare, PointStatus, Row, Series, SeriesSource, TIME_LIMIT_NOTE,
+};
+pub use shard::{
+    curve_fingerprint, merge_shards, parse_shard_csv, shard_csv, Shard, ShardHeader, SHARD_PREFIX,
 };
 pub use spec::{load_curve_file, CurveFile, CurveSpec, GridValue};
 pub use style::{

@@ -1,7 +1,7 @@
 //! Running a curve: every grid point in parallel, reproducibly, within the time limits,
 //! skipping points already done.
 
-use super::{Axis, CurveError, Grid, PointStatus, Row, Series, SeriesSource};
+use super::{Axis, CurveError, Grid, PointStatus, Row, Series, SeriesSource, Shard};
 use crate::problem::{Problem, ProblemSpec};
 use crate::solve::SolveOptions;
 use rayon::prelude::*;
@@ -25,6 +25,9 @@ pub struct CurveOptions {
     pub done: BTreeSet<u64>,
     /// Called once per finished point, from the worker thread.
     pub on_point: Option<PointSink>,
+    /// Only this share of the grid's points (round-robin by grid index, see [`Shard`]); the
+    /// other points are neither computed nor counted as resumed.
+    pub shard: Option<Shard>,
 }
 
 /// What a curve run produced.
@@ -136,18 +139,23 @@ pub fn run_curve(
 ) -> Result<CurveResult, CurveError> {
     let start = Instant::now();
     let specs = validate(base, grid, sources)?;
+    let owned = |j: usize| options.shard.is_none_or(|s| s.owns(j));
     let todo: Vec<(f64, &ProblemSpec)> = grid
         .values
         .iter()
         .copied()
         .zip(&specs)
-        .filter(|(x, _)| !options.done.contains(&x.to_bits()))
+        .enumerate()
+        .filter(|(j, (x, _))| owned(*j) && !options.done.contains(&x.to_bits()))
+        .map(|(_, point)| point)
         .collect();
     let resumed = grid
         .values
         .iter()
         .copied()
-        .filter(|x| options.done.contains(&x.to_bits()))
+        .enumerate()
+        .filter(|(j, x)| owned(*j) && options.done.contains(&x.to_bits()))
+        .map(|(_, x)| x)
         .collect();
     let results: Vec<Result<Option<Vec<Row>>, CurveError>> = todo
         .par_iter()

@@ -19,6 +19,7 @@ mod continuous_cli;
 mod continuous_discrete_lip_cli;
 mod conventions_cli;
 mod curve_resume_cli;
+mod curve_shard_cli;
 mod explain_cli;
 mod frequency_cli;
 mod html_browser_cli;

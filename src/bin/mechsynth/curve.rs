@@ -4,9 +4,10 @@ use crate::common::{backend_of, check_outputs, domain_files, emit, Output, Solve
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mechsynth::curve::{
-    csv_line, curve_svg, load_curve_file, parse_csv, retain_mechanisms, run_curve, to_csv, Axis,
-    Compare, CurveOptions, CurveSpec, Grid, PlotOptions, Row, SeriesSource, CSV_HEADER,
-    FIGURE_SIZE, TIME_LIMIT_NOTE,
+    csv_line, curve_fingerprint, curve_svg, load_curve_file, merge_shards, parse_csv,
+    parse_shard_csv, retain_mechanisms, run_curve, to_csv, Axis, Compare, CurveOptions, CurveSpec,
+    Grid, PlotOptions, Row, SeriesSource, Shard, ShardHeader, CSV_HEADER, FIGURE_SIZE,
+    TIME_LIMIT_NOTE,
 };
 use mechsynth::solve::GapTolerance;
 use mechsynth::SolveOptions;
@@ -17,7 +18,8 @@ use std::sync::{Arc, Mutex};
 #[derive(clap::Args)]
 pub struct CurveArgs {
     /// The problem file (TOML; may carry a `[curve]` section with the grid and series).
-    file: PathBuf,
+    #[arg(required_unless_present = "merge")]
+    file: Option<PathBuf>,
     /// Grid of epsilons: FROM:TO:COUNT (linear), log:FROM:TO:COUNT, or a comma list.
     #[arg(long, allow_hyphen_values = true)]
     epsilons: Option<String>,
@@ -74,7 +76,34 @@ pub struct CurveArgs {
     /// The plot's title (default: the `[curve]` title or the problem's name).
     #[arg(long)]
     title: Option<String>,
+    /// Compute only the I-th of N shares of the grid (points dealt round-robin by grid index,
+    /// 1-based I); the CSV starts with a line naming the share and the curve, for --merge.
+    #[arg(long, value_name = "I/N", allow_hyphen_values = true)]
+    shard: Option<String>,
+    /// Join the CSVs of all shares of a curve (each written with --shard) into the CSV one
+    /// run over the whole grid writes (to -o, else stdout).
+    #[arg(long, value_name = "CSV", num_args = 1.., conflicts_with_all = MERGE_CONFLICTS)]
+    merge: Vec<PathBuf>,
 }
+
+/// The flags that make no sense with --merge, which reads no problem and computes nothing.
+const MERGE_CONFLICTS: [&str; 15] = [
+    "file",
+    "epsilons",
+    "sizes",
+    "priors",
+    "users",
+    "compare",
+    "no_registry",
+    "mechanisms",
+    "svg",
+    "resume",
+    "time_limit",
+    "title",
+    "shard",
+    "png",
+    "html",
+];
 
 fn positive(flag: &str, v: f64) -> Result<()> {
     crate::input::check_seconds(flag, v)
@@ -109,6 +138,19 @@ const PROGRESS_AFTER_SECONDS: f64 = 2.0;
 
 /// Run `curve`: 0 when every point ran, 4 when the overall time limit left points out.
 pub fn run(mut args: CurveArgs) -> Result<u8> {
+    if !args.merge.is_empty() {
+        return merge(&args);
+    }
+    let shard = args
+        .shard
+        .as_deref()
+        .map(|s| Shard::parse("--shard", s))
+        .transpose()?;
+    let Some(problem_file) = args.file.clone() else {
+        bail!(UsageError(
+            "give the problem FILE (or --merge with the shares' CSVs)".into()
+        ));
+    };
     positive("--point-time-limit", args.point_time_limit)?;
     if let Some(t) = args.time_limit {
         positive("--time-limit", t)?;
@@ -137,7 +179,7 @@ pub fn run(mut args: CurveArgs) -> Result<u8> {
             "invalid `--resume`: it needs -o FILE, the CSV to continue".into()
         ));
     }
-    let file = load_curve_file(&args.file)?;
+    let file = load_curve_file(&problem_file)?;
     let curve = file.curve.clone().unwrap_or_default();
     let grid = grid_of(&args, &curve)?;
     let mut sources = vec![SeriesSource::Optimum];
@@ -177,7 +219,7 @@ pub fn run(mut args: CurveArgs) -> Result<u8> {
 
     crate::html::check_flag(args.html.as_deref())?;
     crate::common::check_svg_path(args.svg.as_deref())?;
-    let mut inputs = vec![args.file.clone()];
+    let mut inputs = vec![problem_file.clone()];
     inputs.extend(domain_files(&file.problem.domain));
     let mut outputs: Vec<Output> = Vec::new();
     if let Some(path) = &args.output {
@@ -199,13 +241,6 @@ pub fn run(mut args: CurveArgs) -> Result<u8> {
     if resumed && !args.force {
         check_outputs(&drawn, &inputs, false)?;
     }
-    let mut previous: Vec<Row> = Vec::new();
-    if let (true, Some(out)) = (resumed, &args.output) {
-        let text = std::fs::read_to_string(out)
-            .with_context(|| format!("cannot read {}", out.display()))?;
-        previous = parse_csv(&text, &out.display().to_string())?;
-    }
-
     let mut options = CurveOptions {
         solve: SolveOptions {
             backend: backend_of(args.solver),
@@ -217,8 +252,32 @@ pub fn run(mut args: CurveArgs) -> Result<u8> {
         },
         point_time_limit: Some(args.point_time_limit),
         time_limit: args.time_limit,
+        shard,
         ..CurveOptions::default()
     };
+    // A share's CSV starts with the line naming it and the curve.
+    let shard_header = match shard {
+        Some(s) => {
+            let fingerprint =
+                curve_fingerprint(&file.problem, &grid, &sources, &mechanisms, &options.solve);
+            Some(ShardHeader::new("--shard", s, &grid, fingerprint)?)
+        }
+        None => None,
+    };
+    let prefix = shard_header
+        .as_ref()
+        .map(|h| h.line() + "\n")
+        .unwrap_or_default();
+    let mut previous: Vec<Row> = Vec::new();
+    if let (true, Some(out)) = (resumed, &args.output) {
+        let text = std::fs::read_to_string(out)
+            .with_context(|| format!("cannot read {}", out.display()))?;
+        let origin = out.display().to_string();
+        previous = match &shard_header {
+            Some(header) => resumed_share(header, &text, &origin)?,
+            None => parse_csv(&text, &origin)?,
+        };
+    }
     if let Some(out) = &args.output {
         mechsynth::curve::check_resumable(
             &previous,
@@ -248,7 +307,8 @@ pub fn run(mut args: CurveArgs) -> Result<u8> {
     let todo = grid
         .values
         .iter()
-        .filter(|x| !options.done.contains(&x.to_bits()))
+        .enumerate()
+        .filter(|(j, x)| shard.is_none_or(|s| s.owns(*j)) && !options.done.contains(&x.to_bits()))
         .count();
     let bar = ProgressBar::with_draw_target(
         Some(todo as u64),
@@ -267,7 +327,7 @@ pub fn run(mut args: CurveArgs) -> Result<u8> {
         Some(out) => {
             let mut f = std::fs::File::create(out)
                 .with_context(|| format!("cannot write {}", out.display()))?;
-            f.write_all(to_csv(&previous).as_bytes())?;
+            f.write_all((prefix.clone() + &to_csv(&previous)).as_bytes())?;
             Some(Arc::new(Mutex::new(f)))
         }
         None => None,
@@ -323,6 +383,7 @@ pub fn run(mut args: CurveArgs) -> Result<u8> {
     );
     let csv = to_csv(&rows);
     debug_assert!(csv.starts_with(CSV_HEADER));
+    let csv = prefix + &csv;
     drop(journal);
     emit(&csv, args.output.as_deref())?;
     if !result.resumed.is_empty() {
@@ -357,7 +418,7 @@ pub fn run(mut args: CurveArgs) -> Result<u8> {
         crate::common::write_images(args.svg.as_deref(), args.png.as_deref(), || Ok(svg.clone()))?;
     }
     if let Some(html_path) = &args.html {
-        let problem = crate::html::source(&args.file);
+        let problem = crate::html::source(&problem_file);
         let page = mechsynth::html::curve_page(
             &mechsynth::html::CurveInputs {
                 title: &plot.title,
@@ -393,6 +454,58 @@ pub fn run(mut args: CurveArgs) -> Result<u8> {
     } else {
         4
     })
+}
+
+/// The rows of a share's CSV to resume, which must be the same share of the same curve.
+fn resumed_share(header: &ShardHeader, text: &str, origin: &str) -> Result<Vec<Row>> {
+    let refuse = |reason: String| mechsynth::curve::CurveError::Resume {
+        path: origin.into(),
+        reason,
+    };
+    let (found, rows) = parse_shard_csv("-o", text, origin).map_err(|e| refuse(e.to_string()))?;
+    if found != *header {
+        return Err(refuse(format!(
+            "it is share {} of the curve {}, this run is share {} of the curve {}; it was written for another share, problem, grid or options",
+            found.shard, found.fingerprint, header.shard, header.fingerprint
+        ))
+        .into());
+    }
+    Ok(rows)
+}
+
+/// `curve --merge`: join the shares' CSVs into the CSV of one run over the whole grid. Exit 0,
+/// or 4 when a point in them was cut by its time limit (as the run over the grid would).
+fn merge(args: &CurveArgs) -> Result<u8> {
+    let output = args
+        .output
+        .as_deref()
+        .filter(|p| !mechsynth::source::is_stdio(p));
+    let outputs: Vec<Output> = output
+        .map(|path| Output { flag: "-o", path })
+        .into_iter()
+        .collect();
+    check_outputs(&outputs, &args.merge, args.force)?;
+    let mut parts = Vec::with_capacity(args.merge.len());
+    for path in &args.merge {
+        let text = mechsynth::source::read_text(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        parts.push((path.display().to_string(), text));
+    }
+    let rows = merge_shards("--merge", &parts)?;
+    emit(&to_csv(&rows), output)?;
+    let cut: std::collections::BTreeSet<u64> = rows
+        .iter()
+        .filter(|r| r.notes.contains(TIME_LIMIT_NOTE))
+        .map(|r| r.x.to_bits())
+        .collect();
+    if cut.is_empty() {
+        return Ok(0);
+    }
+    log_line!(
+        "time limit: {} point(s) stopped at their time limit (kept, with `{TIME_LIMIT_NOTE}` in the notes); run their share again with --resume and a larger --point-time-limit, then merge again",
+        cut.len()
+    );
+    Ok(4)
 }
 
 /// Write `text` to `path` and say so on stderr (to stdout for `-`).
