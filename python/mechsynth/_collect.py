@@ -242,14 +242,17 @@ class AuditResult(_Report):
 
     @property
     def leakage(self) -> Dict[str, float]:
+        """The channel's leakage under every notion that applies, from its own numbers."""
         return {k: _number(v) for k, v in self._report["leakage"].items()}
 
     @property
     def objectives(self) -> Dict[str, float]:
+        """Every objective that applies, evaluated under the domain prior."""
         return {k: _number(v) for k, v in self._report["objectives"].items()}
 
     @property
     def checks(self) -> List[Dict[str, Any]]:
+        """One dict per stated constraint: requested, achieved and the verdict."""
         out = []
         for c in self._report["checks"]:
             c = dict(c)
@@ -260,18 +263,22 @@ class AuditResult(_Report):
 
     @property
     def all_hold(self) -> bool:
+        """Whether every stated constraint holds (up to rounding)."""
         return bool(self._report["all_hold"])
 
     @property
     def all_certified(self) -> bool:
+        """Whether every stated constraint holds without the rounding allowance."""
         return bool(self._report["all_certified"])
 
     @property
     def labels(self) -> List[str]:
+        """The input labels."""
         return list(self._report["labels"])
 
     @property
     def channel(self) -> np.ndarray:
+        """The audited channel (float64, inputs x outputs)."""
         return np.array(self._report["channel"], dtype=np.float64)
 
     def __repr__(self) -> str:
@@ -300,6 +307,7 @@ class ComposeResult(_Report):
 
     @property
     def rows(self) -> List[Dict[str, Any]]:
+        """One dict per notion: the exact leakage of the releases and the bound."""
         out = []
         for r in self._report["rows"]:
             r = dict(r)
@@ -310,34 +318,42 @@ class ComposeResult(_Report):
 
     @property
     def exact(self) -> Dict[str, float]:
+        """The exact leakage of the product channel, by notion."""
         return {r["notion"]: r["exact"] for r in self.rows}
 
     @property
     def bound(self) -> Dict[str, float]:
+        """The composition bound, by notion (where one is known)."""
         return {r["notion"]: r["bound"] for r in self.rows if r["bound"] is not None}
 
     @property
     def releases(self) -> int:
+        """The number of independent releases."""
         return int(self._report["releases"])
 
     @property
     def inputs(self) -> int:
+        """The number of inputs of one release."""
         return int(self._report["inputs"])
 
     @property
     def outputs(self) -> int:
+        """The number of outputs of one release."""
         return int(self._report["outputs"])
 
     @property
     def prior(self) -> np.ndarray:
+        """The prior the notions that need one were evaluated under."""
         return _numbers(self._report["prior"])
 
     @property
     def single_ldp(self) -> np.ndarray:
+        """The LDP leakage of one release."""
         return _numbers(self._report["single_ldp"])
 
     @property
     def single_lip(self) -> np.ndarray:
+        """The LIP leakage of one release."""
         return _numbers(self._report["single_lip"])
 
     def __repr__(self) -> str:
@@ -370,6 +386,7 @@ class EstimateResult(_Report):
 
     @property
     def rows(self) -> List[Dict[str, Any]]:
+        """Every answer: estimator, quantity, estimate, standard error and interval."""
         out = []
         for e in self._report["estimates"]:
             interval = e.get("estimate") or {}
@@ -418,38 +435,47 @@ class EstimateResult(_Report):
 
     @property
     def estimates(self) -> np.ndarray:
+        """The estimated frequency of each symbol (the first estimator's), NaN where it cannot be estimated."""
         return self.frequencies()["estimate"]
 
     @property
     def standard_errors(self) -> np.ndarray:
+        """The standard error of each estimate."""
         return self.frequencies()["std_error"]
 
     @property
     def lower(self) -> np.ndarray:
+        """The lower end of each interval."""
         return self.frequencies()["low"]
 
     @property
     def upper(self) -> np.ndarray:
+        """The upper end of each interval."""
         return self.frequencies()["high"]
 
     @property
     def users(self) -> int:
+        """The number of reports."""
         return int(self._report["users"])
 
     @property
     def counts(self) -> np.ndarray:
+        """The number of reports of each output."""
         return np.array(self._report["counts"], dtype=np.int64)
 
     @property
     def output_labels(self) -> List[str]:
+        """The labels of the outputs."""
         return list(self._report["output_labels"])
 
     @property
     def level(self) -> float:
+        """The confidence level of the intervals."""
         return float(self._report["level"])
 
     @property
     def estimand(self) -> str:
+        """``"sample"`` or ``"population"``."""
         return str(self._report["estimand"])
 
     def __repr__(self) -> str:
@@ -484,6 +510,7 @@ class SimulateResult(_Report):
 
     @property
     def metrics(self) -> List[Dict[str, Any]]:
+        """One dict per estimator and quantity: empirical error beside the analytic value."""
         out = []
         for m in self._report["metrics"]:
             e = m["empirical"]
@@ -512,14 +539,17 @@ class SimulateResult(_Report):
 
     @property
     def users(self) -> int:
+        """Users per trial."""
         return int(self._report["users"])
 
     @property
     def trials(self) -> int:
+        """The number of trials."""
         return int(self._report["trials"])
 
     @property
     def estimand(self) -> str:
+        """``"sample"`` or ``"population"``."""
         return str(self._report["estimand"])
 
     def __repr__(self) -> str:
@@ -546,6 +576,7 @@ class PlanResult(_Report):
 
     @property
     def rows(self) -> List[Dict[str, Any]]:
+        """One dict per mechanism: epsilon, per-user variance, users needed or RMSE reached."""
         out = []
         for r in self._report["rows"]:
             r = dict(r)
@@ -567,23 +598,28 @@ class PlanResult(_Report):
 
     @property
     def target(self) -> Dict[str, Any]:
+        """What the RMSE is of."""
         return dict(self._report["target"])
 
     @property
     def rmse(self) -> float:
+        """The target RMSE."""
         return float(self._report["rmse"])
 
     @property
     def estimand(self) -> str:
+        """``"sample"`` or ``"population"``."""
         return str(self._report["estimand"])
 
     @property
     def users(self) -> Optional[int]:
+        """The number of users planned for, when given."""
         u = self._report.get("users")
         return None if u is None else int(u)
 
     @property
     def notes(self) -> List[str]:
+        """Mechanisms left out (a time limit) and other notes."""
         return list(self._report.get("notes", []))
 
     @property

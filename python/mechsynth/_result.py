@@ -71,6 +71,7 @@ class SolveResult:
 
     @property
     def status(self) -> str:
+        """``"optimal"``, ``"feasible"``, ``"local-optimum"``, or the backend's status without a channel."""
         return self._summary[0]
 
     @property
@@ -80,18 +81,22 @@ class SolveResult:
 
     @property
     def channel(self) -> Optional[np.ndarray]:
+        """The certified channel, float64 (inputs, outputs), read-only; ``None`` without one."""
         return self._channel
 
     @property
     def objective(self) -> Optional[float]:
+        """The objective of the emitted channel (``None`` without one)."""
         return self._summary[2]
 
     @property
     def bound(self) -> Optional[float]:
+        """A rigorous bound on the optimum (lower when minimizing, upper when maximizing)."""
         return self._summary[3]
 
     @property
     def gap(self) -> Optional[float]:
+        """How far the optimum can be from :attr:`objective` (absolute)."""
         return self._summary[4]
 
     @property
@@ -101,10 +106,12 @@ class SolveResult:
 
     @property
     def method(self) -> str:
+        """The method that found the channel (``"LP"``, ``"column generation"``, ...)."""
         return self._summary[1]
 
     @property
     def leakage(self) -> Dict[str, float]:
+        """The channel's leakage under every notion that applies, from its own numbers."""
         return {k: _number(v) for k, v in self._report.get("leakage", {}).items()}
 
     @property
@@ -114,14 +121,17 @@ class SolveResult:
 
     @property
     def certificate(self) -> Optional[Dict[str, Any]]:
+        """Each constraint requested vs achieved (outward rounded), and whether all hold."""
         return self._report.get("certificate")
 
     @property
     def timings(self) -> Dict[str, float]:
+        """``solve_ms``, ``certify_ms`` and ``total_ms`` of the library."""
         return dict(self._report.get("timings", {}))
 
     @property
     def warnings(self) -> List[str]:
+        """Findings that are not errors (a nearly singular channel, a renormalized prior...)."""
         return list(self._report.get("warnings", []))
 
     @property
