@@ -39,9 +39,10 @@ class SolveResult:
     __slots__ = ("_json", "_parsed", "_channel", "_summary")
 
     def __init__(self, report_json: str, channel: Optional[np.ndarray],
-                 summary: Optional[tuple] = None) -> None:
+                 summary: Optional[tuple] = None,
+                 parsed: Optional[Dict[str, Any]] = None) -> None:
         self._json = report_json
-        self._parsed: Optional[Dict[str, Any]] = None
+        self._parsed: Optional[Dict[str, Any]] = parsed
         if channel is not None:
             channel.flags.writeable = False
         self._channel = channel
@@ -62,9 +63,11 @@ class SolveResult:
 
     @classmethod
     def _from_json(cls, report_json: str) -> "SolveResult":
-        rows = json.loads(report_json).get("channel")
+        # One parse: the channel and the summary both come from it.
+        report = json.loads(report_json)
+        rows = report.get("channel")
         channel = None if rows is None else np.array(rows, dtype=np.float64)
-        return cls(report_json, channel)
+        return cls(report_json, channel, parsed=report)
 
     def __reduce__(self):
         return (SolveResult._from_json, (self._json,))
