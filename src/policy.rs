@@ -45,6 +45,8 @@ pub enum MethodChoice {
     Line,
     /// A template's optimum carried to a large grid, with a certified gap (d-privacy on a full grid of more than 1,000 points, uniform prior)
     Tiled,
+    /// A first-order primal-dual method by output column over the rows locality says matter, every pair scanned, with a rigorous bound (d-privacy over irregular places, up to 5,000)
+    FirstOrder,
 }
 
 impl MethodChoice {
@@ -59,14 +61,16 @@ impl MethodChoice {
             MethodChoice::RatioInteriorPoint => "ratio-interior-point",
             MethodChoice::Line => "line",
             MethodChoice::Tiled => "tiled",
+            MethodChoice::FirstOrder => "first-order",
         }
     }
 }
 
 /// `auto`'s order for a linear objective (see the module docs and each threshold below).
-pub const AUTO_ORDER: [MethodChoice; 7] = [
+pub const AUTO_ORDER: [MethodChoice; 8] = [
     MethodChoice::Line,
     MethodChoice::Tiled,
+    MethodChoice::FirstOrder,
     MethodChoice::Decomposition,
     MethodChoice::LdpInteriorPoint,
     MethodChoice::RatioInteriorPoint,
@@ -106,6 +110,29 @@ pub const TILED_MAX_INPUTS: usize = 2500;
 /// The template's side, at most (cells along each axis): a 20 x 20 template is solved in
 /// about 10 s.
 pub const TEMPLATE_SIDE: usize = 20;
+
+// The first-order method (irregular places, after the tiled method).
+
+/// `auto` tries the first-order method above this many inputs (where no method that builds one
+/// program over the channel runs); below, the interior point by output column reaches the
+/// report's tolerance.
+pub const FIRST_ORDER_MIN_INPUTS: usize = LP_MAX_INPUTS + 1;
+
+/// Whether `auto` tries the first-order method at `n` inputs.
+pub fn auto_tries_first_order(n: usize) -> Result<(), String> {
+    if n >= FIRST_ORDER_MIN_INPUTS {
+        Ok(())
+    } else {
+        Err(format!(
+            "{n} inputs, below FIRST_ORDER_MIN_INPUTS = {FIRST_ORDER_MIN_INPUTS} (the interior point by output column closes the gap)"
+        ))
+    }
+}
+
+/// The first-order method stops when the emitted channel is within this of its bound,
+/// relative to the channel's objective (inside the report's default 1e-6, with room for the
+/// certification's repair).
+pub const FIRST_ORDER_GAP_TOLERANCE: f64 = 5e-7;
 
 // Decomposition over outputs, and under a lone LDP constraint the LDP interior point.
 

@@ -110,22 +110,19 @@ impl PrivacySpec {
                         ),
                     ));
                 }
-                let lattice =
-                    domain.has_geometry() && crate::geo::is_full_lattice(&domain.coordinates());
-                let cap = if lattice {
-                    crate::policy::TILED_MAX_INPUTS
-                } else {
-                    crate::policy::LP_MAX_INPUTS
-                };
-                if purpose == Purpose::Solve && n > cap && !line_method {
+                // Exact d-privacy is solved at every domain size (the first-order method
+                // above LP_MAX_INPUTS); the spanner encoding builds one program.
+                if purpose == Purpose::Solve
+                    && n > crate::policy::LP_MAX_INPUTS
+                    && approximate.is_some()
+                    && !line_method
+                {
                     return Err(ProblemError::invalid(
-                        format!("{key}.notion"),
-                        "\"d-privacy\"",
+                        format!("{key}.approximate"),
+                        "spanner",
                         format!(
-                            "{n} points: d-privacy is solved by one program over the channel, at most {} points (except with metric = \"line\" over equally spaced points, and up to {} points filling a full grid, by the tiled method, which keeps about 160 bytes per channel entry: {:.1} GB here)",
-                            crate::policy::LP_MAX_INPUTS,
-                            crate::policy::TILED_MAX_INPUTS,
-                            (n as f64).powi(2) * 160.0 / 1e9
+                            "{n} points: the spanner encoding is one program over the channel, at most {} points; leave `approximate` out to solve the exact problem by the first-order method",
+                            crate::policy::LP_MAX_INPUTS
                         ),
                     ));
                 }

@@ -50,7 +50,7 @@ fn asked_for(
             );
             return Ok(proof);
         }
-        if choice != MethodChoice::Tiled {
+        if !matches!(choice, MethodChoice::Tiled | MethodChoice::FirstOrder) {
             let decomposable = task.coefficients.is_some()
                 && matches!(
                     choice,
@@ -133,6 +133,21 @@ fn auto(task: &Task, run: &Run, explain: &mut Explain) -> Result<MethodOutcome, 
                     return Ok(with_notes(solved, passed_over));
                 }
                 None => explain.skipped(MethodChoice::Tiled, tiled.refusal(task)),
+            }
+        }
+    }
+
+    // The first-order method, above LP_MAX_INPUTS inputs under pair rows.
+    match policy::auto_tries_first_order(n) {
+        Err(why) => explain.skipped(MethodChoice::FirstOrder, why),
+        Ok(()) => {
+            let first_order = method(MethodChoice::FirstOrder);
+            match first_order.solve(task, run)? {
+                Some(solved) => {
+                    explain.kept(MethodChoice::FirstOrder);
+                    return Ok(with_notes(solved, passed_over));
+                }
+                None => explain.skipped(MethodChoice::FirstOrder, first_order.refusal(task)),
             }
         }
     }
@@ -281,7 +296,7 @@ fn infeasibility_proof(task: &Task) -> Option<MethodOutcome> {
 /// The refusal of a problem too large for one program over the channel.
 fn too_large(n: usize) -> SolveError {
     SolveError::TooLarge(format!(
-        "{n} symbols: this problem is solved by one program over the channel's {} entries (about {:.0} GB of solver memory); at most {LP_MAX_INPUTS} symbols, except a linear objective under a lone ldp constraint (decomposition) or a lone d-privacy constraint on an equally spaced line",
+        "{n} symbols: this problem is solved by one program over the channel's {} entries (about {:.0} GB of solver memory); at most {LP_MAX_INPUTS} symbols, except a linear objective under a lone ldp constraint (decomposition), under d-privacy (the first-order method) or a lone d-privacy constraint on an equally spaced line",
         n * n,
         (n as f64).powi(2) * 2.8e3 / 1e9
     ))

@@ -133,9 +133,10 @@ pub fn linear_method(choice: MethodChoice) -> Option<&'static dyn LinearMethod> 
 }
 
 /// Every method for linear objectives, one line each.
-static LINEAR_METHODS: [&dyn LinearMethod; 7] = [
+static LINEAR_METHODS: [&dyn LinearMethod; 8] = [
     &super::line::LineMethod,
     &super::tiled::TiledMethod,
+    &super::first_order::FirstOrderMethod,
     &super::decompose::DecompositionMethod,
     &super::ldp_interior::LdpInteriorMethod,
     &super::ratio_interior::RatioInteriorMethod,

@@ -6,6 +6,7 @@
 mod decompose;
 mod design;
 mod extreme;
+mod first_order;
 mod ldp_interior;
 pub mod line;
 mod local;
@@ -28,6 +29,7 @@ pub use design::{solve_by_design, DESIGN_GAP_TOLERANCE};
 pub use extreme::{
     combined_cone, solve_by_rays, solve_histogram_by_pricing, CG_GAP_TOLERANCE, ENUMERATION_LIMIT,
 };
+pub use first_order::{solve_first_order, FirstOrderMethod};
 pub use ldp_interior::{solve_ldp_interior, LdpInteriorMethod, LDP_INTERIOR_GAP_TOLERANCE};
 pub use local::{solve_locally, LOCAL_RANDOM_STARTS};
 pub use lp::solve_linear;
@@ -69,6 +71,24 @@ pub(crate) fn cost_scale(coefficients: &[Vec<f64>]) -> f64 {
     }
 }
 
+/// The entrywise least budgets of notions made only of pair rows, when every notion is one.
+pub(crate) fn pair_budgets(all: &[&dyn crate::privacy::PrivacyNotion]) -> Option<Vec<Vec<f64>>> {
+    let mut budgets: Option<Vec<Vec<f64>>> = None;
+    for p in all {
+        let b = p.pair_budgets()?;
+        budgets = Some(match budgets {
+            None => b,
+            Some(mut acc) => {
+                for (ra, rb) in acc.iter_mut().zip(&b) {
+                    ra.iter_mut().zip(rb).for_each(|(x, &y)| *x = x.min(y));
+                }
+                acc
+            }
+        });
+    }
+    budgets
+}
+
 /// The method that produced a channel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {
@@ -93,6 +113,9 @@ pub enum Method {
     /// A primal-dual interior-point method by output column for a linear objective under
     /// ratio rows (d-privacy, context-aware LDP, LDP).
     RatioInteriorPoint,
+    /// A first-order primal-dual method by output column over the rows locality says matter,
+    /// with every pair scanned (d-privacy over irregular places).
+    FirstOrder,
     /// A template lattice's certified optimum carried to every output of a large lattice,
     /// with the template's duals carried as a bound (geo-indistinguishability on large grids).
     Tiled,
@@ -119,6 +142,7 @@ impl Method {
             Method::LazyRows => "LP, lazy rows",
             Method::LdpInteriorPoint => "interior point, LDP envelope",
             Method::RatioInteriorPoint => "interior point by output column",
+            Method::FirstOrder => "first-order primal-dual by output column",
             Method::Tiled => "tiled from a template",
             Method::GeometricRemap => "geometric + remap, certified by exact line pricing",
             Method::InfeasibilityProof => "infeasibility proof",

@@ -21,6 +21,7 @@ mod conventions_cli;
 mod curve_resume_cli;
 mod curve_shard_cli;
 mod explain_cli;
+mod first_order_cli;
 mod frequency_cli;
 mod html_browser_cli;
 mod html_cli;

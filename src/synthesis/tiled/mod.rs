@@ -290,7 +290,7 @@ impl super::LinearMethod for TiledMethod {
         if !task.problem.domain.has_geometry() {
             return Ok(None);
         }
-        let outcome = pair_budgets(&task.notions).and_then(|budgets| {
+        let outcome = super::pair_budgets(&task.notions).and_then(|budgets| {
             solve_tiled(
                 &budgets,
                 coefficients,
@@ -304,22 +304,4 @@ impl super::LinearMethod for TiledMethod {
             "ratio rows of a template lattice, carried to every output",
         ))
     }
-}
-
-/// The entrywise least budgets of notions made only of pair rows, when every notion is one.
-fn pair_budgets(all: &[&dyn crate::privacy::PrivacyNotion]) -> Option<Vec<Vec<f64>>> {
-    let mut budgets: Option<Vec<Vec<f64>>> = None;
-    for p in all {
-        let b = p.pair_budgets()?;
-        budgets = Some(match budgets {
-            None => b,
-            Some(mut acc) => {
-                for (ra, rb) in acc.iter_mut().zip(&b) {
-                    ra.iter_mut().zip(rb).for_each(|(x, &y)| *x = x.min(y));
-                }
-                acc
-            }
-        });
-    }
-    budgets
 }

@@ -1,0 +1,1 @@
+//! Tests of the first-order method against exact references.
