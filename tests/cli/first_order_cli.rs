@@ -126,12 +126,11 @@ fn assert_private(q: &[Vec<f64>], places: &[(f64, f64, f64)], lonlat: bool, epsi
         assert!((sum - 1.0).abs() <= 1e-9, "row {a} sums to {sum}");
         for (b, pb) in places.iter().enumerate() {
             let bound = (epsilon * distance((pa.0, pa.1), (pb.0, pb.1), lonlat)).exp();
-            for y in 0..q.len() {
+            for (y, (&qa, &qb)) in q[a].iter().zip(&q[b]).enumerate() {
                 assert!(
-                    q[a][y] <= bound * q[b][y] * (1.0 + PAIR_SLACK) + 1e-300,
-                    "Q[{a}][{y}] = {} > e^(eps d) Q[{b}][{y}] = {}",
-                    q[a][y],
-                    bound * q[b][y]
+                    qa <= bound * qb * (1.0 + PAIR_SLACK) + 1e-300,
+                    "Q[{a}][{y}] = {qa} > e^(eps d) Q[{b}][{y}] = {}",
+                    bound * qb
                 );
             }
         }
