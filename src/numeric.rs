@@ -242,6 +242,12 @@ pub fn sum_bounds(products: impl IntoIterator<Item = f64>) -> (f64, f64) {
         sum += p;
         count += 1;
     }
+    sum_bounds_of(sum, count)
+}
+
+/// [`sum_bounds`] of `count` non-negative products whose floating-point sum, added in order,
+/// is `sum`.
+pub fn sum_bounds_of(sum: f64, count: usize) -> (f64, f64) {
     if sum == 0.0 {
         return (0.0, 0.0);
     }

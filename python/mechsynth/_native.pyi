@@ -45,6 +45,7 @@ def solve(
     solver: str = ...,
     time_limit: float = ...,
     gap: Optional[float] = ...,
+    profile: str = ...,
 ) -> Tuple[
     str,
     Optional[npt.NDArray[np.float64]],

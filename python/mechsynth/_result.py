@@ -129,7 +129,8 @@ class SolveResult:
 
     @property
     def timings(self) -> Dict[str, float]:
-        """``solve_ms``, ``certify_ms`` and ``total_ms`` of the library."""
+        """``solve_ms``, ``certify_ms``, ``leakage_profile_ms``, ``objective_profile_ms`` and
+        ``total_ms`` of the library."""
         return dict(self._report.get("timings", {}))
 
     @property
@@ -210,6 +211,7 @@ def solve(
     solver: str = "clarabel",
     time_limit: float = 600.0,
     gap: Optional[float] = None,
+    profile: str = "auto",
 ) -> SolveResult:
     """Solve ``problem`` to a certified channel (the command line's ``mechsynth solve``).
 
@@ -227,6 +229,11 @@ def solve(
     gap
         Relative gap to the rigorous bound below which the channel counts as optimal
         (default 1e-6, plus 1e-9 absolute).
+    profile
+        How much of the report's leakage and objective profiles to compute: ``"auto"`` every
+        entry that costs O(n^2) (the O(n^3) ones, ``inversion-mse``, ``frequency-mse`` and
+        ``d-privacy`` on points that are not a line, up to 100 inputs), ``"full"`` every entry,
+        ``"none"`` none. What is left out is said in ``to_dict()["profile_notes"]``.
 
     Raises
     ------
@@ -242,6 +249,7 @@ def solve(
             "(Problem(...), Problem.from_toml(text) or Problem.from_file(path))"
         )
     report, channel, summary = _native.solve(
-        problem.to_json(), method=method, solver=solver, time_limit=float(time_limit), gap=gap
+        problem.to_json(), method=method, solver=solver, time_limit=float(time_limit), gap=gap,
+        profile=profile,
     )
     return SolveResult(report, channel, summary)

@@ -6,6 +6,7 @@ use crate::errors::{bad_argument, invalid, problem};
 use crate::problem::spec_of;
 use mechsynth::problem::ProblemBuilder;
 use mechsynth::report::GapTolerance;
+use mechsynth::solve::ProfileLevel;
 use mechsynth::{BackendKind, MethodChoice, SolveOptions};
 use numpy::PyArray2;
 use pyo3::prelude::*;
@@ -49,7 +50,7 @@ fn name_of(value: &impl serde::Serialize) -> String {
 /// Solve the problem of `spec_json`; returns the report's JSON, the certified channel (or
 /// `None` when there is none) and the report's summary.
 #[pyfunction]
-#[pyo3(signature = (spec_json, *, method="auto", solver="clarabel", time_limit=600.0, gap=None))]
+#[pyo3(signature = (spec_json, *, method="auto", solver="clarabel", time_limit=600.0, gap=None, profile="auto"))]
 fn solve<'py>(
     py: Python<'py>,
     spec_json: &str,
@@ -57,6 +58,7 @@ fn solve<'py>(
     solver: &str,
     time_limit: f64,
     gap: Option<f64>,
+    profile: &str,
 ) -> PyResult<Solved<'py>> {
     let method: MethodChoice = choice(
         "method",
@@ -64,6 +66,7 @@ fn solve<'py>(
         "one of auto, lp, lazy-rows, decomposition, ldp-interior-point, ratio-interior-point, line, tiled",
     )?;
     let backend: BackendKind = choice("solver", solver, "one of clarabel, highs")?;
+    let profile: ProfileLevel = choice("profile", profile, "one of auto, full, none")?;
     if !(time_limit.is_finite() && time_limit > 0.0 && time_limit <= MAX_TIME_LIMIT) {
         return Err(bad_argument(
             "time_limit",
@@ -89,6 +92,7 @@ fn solve<'py>(
             relative,
             ..GapTolerance::DEFAULT
         },
+        profile,
         ..SolveOptions::default()
     };
     options.backend_options.time_limit_seconds = time_limit;

@@ -127,3 +127,18 @@ def test_bad_arguments_raise_value_errors_naming_them(kwargs, error, needle):
 def test_solve_refuses_what_is_not_a_problem():
     with pytest.raises(ms.InvalidInputError, match="mechsynth.Problem"):
         ms.solve({"size": 3})
+
+
+def test_profile_levels_and_their_timings():
+    problem = ms.Problem.from_file(ROOT / "problems/ldp-hamming-5.toml")
+    auto = ms.solve(problem)
+    for key in ("leakage_profile_ms", "objective_profile_ms", "total_ms"):
+        assert auto.timings[key] >= 0.0, key
+    # Up to 100 inputs the default profile is the full one.
+    assert "inversion-mse" in auto.to_dict()["objectives"]
+    assert "profile_notes" not in auto.to_dict()
+    none = ms.solve(problem, profile="none")
+    assert none.leakage == {} and none.to_dict()["objectives"] == {}
+    assert "profile" in none.to_dict()["profile_notes"][0]
+    with pytest.raises(ms.InvalidInputError, match="profile"):
+        ms.solve(problem, profile="fast")

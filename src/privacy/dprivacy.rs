@@ -318,8 +318,23 @@ impl PrivacyNotion for DPrivacy {
 /// The registry entry: profiled under the natural distance of a domain with positions.
 pub(super) const ENTRY: NotionEntry = NotionEntry {
     profile: Some(natural_leakage),
+    profile_costly: Some(natural_leakage_costly),
     ..NotionEntry::new("d-privacy")
 };
+
+/// Whether [`natural_leakage`] costs more than O(n^2): on a line lattice the pairs to check
+/// are the neighbours, found by displacement in O(n^2), and the scan is O(n) pairs by the
+/// outputs; on a grid there are about n^2 pairs to scan over every output, and other points
+/// need the O(n^3) screening of pairs first.
+fn natural_leakage_costly(channel: &Channel, domain: &Domain) -> bool {
+    if !(domain.has_geometry() && channel.inputs() == domain.size()) {
+        return false;
+    }
+    !matches!(
+        crate::geo::lattice_cells(&domain.coordinates()),
+        Some((rows, cols, _)) if rows == 1 || cols == 1
+    )
+}
 
 /// The d-privacy leakage of `channel` under the natural distance of `domain` (`None` when the
 /// domain has no positions or the channel is not over it).

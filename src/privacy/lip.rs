@@ -9,9 +9,7 @@
 
 use super::composition::bounds::bp_theorem4_bound;
 use super::registry::{smallest_entry, CompositionBound, CompositionRule, NotionEntry};
-use super::{
-    output_probability_bounds, support_range, tie_all, union_support, Check, PrivacyNotion,
-};
+use super::{column_brackets, tie_all, union_support, Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
 use crate::numeric::log_ratio_up;
@@ -38,11 +36,10 @@ pub fn lip_leakage(channel: &Channel, priors: &[Vec<f64>]) -> f64 {
     let support = union_support(priors);
     let mut worst: f64 = 0.0;
     for prior in priors {
-        for y in 0..channel.outputs() {
-            let (lo, hi) = output_probability_bounds(channel, prior, y);
-            let (min, max) = support_range(channel, prior, y);
-            for &x in &support {
-                let q = channel.get(x, y);
+        // Every column's bracket first, then the rows in memory order.
+        let brackets = column_brackets(channel, prior);
+        for &x in &support {
+            for (&q, &(lo, hi, min, max)) in channel.rows()[x].iter().zip(&brackets) {
                 if q == 0.0 && hi == 0.0 {
                     continue;
                 }

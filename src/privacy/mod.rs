@@ -186,10 +186,33 @@ pub(crate) fn all_pairs(set: &[usize], log_factor: f64) -> Vec<(usize, usize, f6
 /// `identifiability`, and `d-privacy` (natural distance) when the domain has positions. Values
 /// are outward rounded; `inf` when unbounded.
 pub fn leakage_profile(channel: &Channel, domain: &Domain) -> BTreeMap<String, f64> {
-    NOTIONS
-        .iter()
-        .filter_map(|n| Some((n.key.to_string(), (n.profile?)(channel, domain)?)))
-        .collect()
+    leakage_profile_within(channel, domain, true).0
+}
+
+/// As [`leakage_profile`], leaving out unless `costly` the entries that cost more than
+/// O(n^2) for this channel and domain ([`NotionEntry::profile_costly`]: `d-privacy` on points
+/// that are not a line lattice); also returns the keys left out. Every other entry is one
+/// pass over the channel.
+pub fn leakage_profile_within(
+    channel: &Channel,
+    domain: &Domain,
+    costly: bool,
+) -> (BTreeMap<String, f64>, Vec<&'static str>) {
+    let mut left_out = Vec::new();
+    let mut out = BTreeMap::new();
+    for n in NOTIONS {
+        let Some(profile) = n.profile else {
+            continue;
+        };
+        if !costly && n.profile_costly.is_some_and(|f| f(channel, domain)) {
+            left_out.push(n.key);
+            continue;
+        }
+        if let Some(v) = profile(channel, domain) {
+            out.insert(n.key.to_string(), v);
+        }
+    }
+    (out, left_out)
 }
 
 /// The inputs in the support of any of `priors`.
@@ -234,56 +257,97 @@ pub(crate) fn encode_envelope(
 /// `max over columns of ln(max_{x in upper} w_x Q[x][y] / min_{x in lower} w_x Q[x][y])`,
 /// outward rounded, floored at 0: the leakage of the envelope constraint above. A column whose
 /// extremes are the same weighted entry (equal weight and equal value) contributes exactly 0.
+/// One pass over the rows of the channel (in memory order) gathers every column's extremes.
 pub(crate) fn envelope_leakage(
     channel: &Channel,
     weights: &[f64],
     lower_set: &[usize],
     upper_set: &[usize],
 ) -> f64 {
+    let m = channel.outputs();
+    let rows = channel.rows();
+    let (Some(&first), false) = (upper_set.first(), lower_set.is_empty()) else {
+        return 0.0;
+    };
+    // Per column: whether every weighted entry of either set is the first one's (same
+    // weight, same value), the largest product rounded up over the upper set and the smallest
+    // rounded down over the lower set.
+    let mut same = vec![true; m];
+    for &x in upper_set.iter().chain(lower_set) {
+        if weights[x] != weights[first] {
+            same.iter_mut().for_each(|s| *s = false);
+            break;
+        }
+        for ((s, &q), &q0) in same.iter_mut().zip(&rows[x]).zip(&rows[first]) {
+            *s &= q == q0;
+        }
+    }
+    let mut hi = vec![0.0f64; m];
+    for &x in upper_set {
+        for (h, &q) in hi.iter_mut().zip(&rows[x]) {
+            *h = h.max(mul_up(weights[x], q));
+        }
+    }
+    let mut lo = vec![f64::INFINITY; m];
+    for &x in lower_set {
+        for (l, &q) in lo.iter_mut().zip(&rows[x]) {
+            *l = l.min(mul_down(weights[x], q));
+        }
+    }
+    // With unit weights the extremes are two entries of the channel, whose order the emitted
+    // numbers keep; weighted products of different entries need the slack even when equal.
+    let unit = upper_set
+        .iter()
+        .chain(lower_set)
+        .all(|&x| weights[x] == 1.0);
     let mut worst: f64 = 0.0;
-    let key = |x: usize, y: usize| (weights[x], channel.get(x, y));
-    for y in 0..channel.outputs() {
-        let top = upper_set
-            .iter()
-            .map(|&x| key(x, y))
-            .max_by(|a, b| (a.0 * a.1).total_cmp(&(b.0 * b.1)));
-        let bottom = lower_set
-            .iter()
-            .map(|&x| key(x, y))
-            .min_by(|a, b| (a.0 * a.1).total_cmp(&(b.0 * b.1)));
-        let (Some(top), Some(bottom)) = (top, bottom) else {
-            continue;
-        };
+    for y in 0..m {
         // Every upper entry equals every lower one exactly: the ratio is 1.
-        let all_equal =
-            upper_set.iter().chain(lower_set).all(|&x| key(x, y) == top) && top == bottom;
-        if all_equal {
+        if same[y] {
             continue;
         }
-        let hi = upper_set
-            .iter()
-            .map(|&x| mul_up(weights[x], channel.get(x, y)))
-            .fold(0.0, f64::max);
-        let lo = lower_set
-            .iter()
-            .map(|&x| mul_down(weights[x], channel.get(x, y)))
-            .fold(f64::INFINITY, f64::min);
-        if hi > 0.0 && lo.is_finite() {
-            // With unit weights the extremes are two entries of the channel, whose order the
-            // emitted numbers keep; weighted products of different entries need the slack
-            // even when equal.
-            let unit = upper_set
-                .iter()
-                .chain(lower_set)
-                .all(|&x| weights[x] == 1.0);
+        if hi[y] > 0.0 && lo[y].is_finite() {
             worst = worst.max(if unit {
-                crate::numeric::entry_log_ratio_up(hi, lo)
+                crate::numeric::entry_log_ratio_up(hi[y], lo[y])
             } else {
-                crate::numeric::log_ratio_up(hi, lo)
+                crate::numeric::log_ratio_up(hi[y], lo[y])
             });
         }
     }
     worst
+}
+
+/// [`output_probability_bounds`] and [`support_range`] of every column, in one pass over the
+/// rows of the channel (in memory order): `(lo, hi, min, max)` per column, the same numbers
+/// as column by column (each column's sum is taken in the same order).
+pub(crate) fn column_brackets(channel: &Channel, prior: &[f64]) -> Vec<(f64, f64, f64, f64)> {
+    let m = channel.outputs();
+    let mut min = vec![f64::INFINITY; m];
+    let mut max = vec![0.0f64; m];
+    let mut mass = vec![0.0f64; m];
+    let mut count = 0usize;
+    for (x, &p) in prior.iter().enumerate().filter(|(_, p)| **p > 0.0) {
+        count += 1;
+        for (y, &q) in channel.rows()[x].iter().enumerate() {
+            min[y] = min[y].min(q);
+            max[y] = max[y].max(q);
+            mass[y] += p * q;
+        }
+    }
+    let (total_lo, total_hi) =
+        crate::numeric::sum_bounds(prior.iter().copied().filter(|p| *p > 0.0));
+    (0..m)
+        .map(|y| {
+            let (min, max) = (min[y], max[y]);
+            if min >= max {
+                return (min.min(max), max, min, max);
+            }
+            let (mass_lo, mass_hi) = crate::numeric::sum_bounds_of(mass[y], count);
+            let lo = crate::numeric::div_down(mass_lo, total_hi).max(min);
+            let hi = crate::numeric::div_up(mass_hi, total_lo).min(max);
+            (lo, hi, min, max)
+        })
+        .collect()
 }
 
 /// A bracket `[lo, hi]` of the output probability `lambda_y = sum_x p_x Q[x][y] / sum_x p_x`

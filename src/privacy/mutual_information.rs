@@ -2,7 +2,7 @@
 //! Section III). Convex in the channel for a fixed prior; encoded with exponential cones.
 
 use super::registry::{CompositionBound, CompositionRule, NotionEntry};
-use super::{output_probability_bounds, support_range, tie_all, Check, PrivacyNotion};
+use super::{output_probability_bounds, tie_all, Check, PrivacyNotion};
 use crate::channel::Channel;
 use crate::formulation::ChannelLp;
 use crate::numeric::{div_down, emitted_down, emitted_up, log_ratio_up};
@@ -34,9 +34,8 @@ pub fn mutual_information_up(channel: &Channel, prior: &[f64]) -> f64 {
     let mut total = 0.0;
     let mut magnitude = 0.0;
     let mut terms = 0usize;
-    for y in 0..channel.outputs() {
-        let (lo, _) = output_probability_bounds(channel, prior, y);
-        let (min, _) = support_range(channel, prior, y);
+    let brackets = super::column_brackets(channel, prior);
+    for (y, &(lo, _, min, _)) in brackets.iter().enumerate() {
         for (x, &p) in prior.iter().enumerate() {
             let q = channel.get(x, y);
             if p == 0.0 || q == 0.0 {

@@ -21,6 +21,9 @@ pub struct NotionEntry {
     pub key: &'static str,
     /// Its leakage in the reports' leakage profile, if it has a row there.
     pub profile: Option<ProfileFn>,
+    /// Whether that leakage costs more than O(n^2) for a channel over a domain (`n` inputs and
+    /// as many outputs), so that a quick profile leaves it out; `None`: it never does.
+    pub profile_costly: Option<fn(&Channel, &Domain) -> bool>,
     /// Whether a curve can compare with the optimum under it (`--compare`): the notion needs
     /// no parameter besides `epsilon`.
     pub compare: bool,
@@ -35,6 +38,7 @@ impl NotionEntry {
         NotionEntry {
             key,
             profile: None,
+            profile_costly: None,
             compare: false,
             composition: None,
         }

@@ -43,6 +43,10 @@ pub struct Timings {
     pub solve_ms: f64,
     /// Certification and repair.
     pub certify_ms: f64,
+    /// The leakage profile (the channel's leakage under every notion that applies).
+    pub leakage_profile_ms: f64,
+    /// The objective profile (every objective that applies, with its accuracy check).
+    pub objective_profile_ms: f64,
     /// Everything.
     pub total_ms: f64,
 }
@@ -142,6 +146,10 @@ pub struct Report {
     pub leakage: BTreeMap<String, f64>,
     /// Every objective that applies, evaluated for the emitted channel.
     pub objectives: BTreeMap<String, f64>,
+    /// What the two profiles left out (at `solve --profile auto`, their O(n^3) entries on a
+    /// large channel; everything at `--profile none`) and how to get it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub profile_notes: Vec<String>,
     /// Requested versus achieved, per constraint.
     pub certificate: Option<Certificate>,
     /// The backend's run.

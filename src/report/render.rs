@@ -126,17 +126,18 @@ impl Report {
                 e.tolerance
             );
         }
+        let t = &self.timings;
+        let phases = format!(
+            "{:.1} ms total: solve {:.1}, certify {:.1}, leakage profile {:.1}, objective profile {:.1}",
+            t.total_ms, t.solve_ms, t.certify_ms, t.leakage_profile_ms, t.objective_profile_ms
+        );
         if self.solver.name == "none" {
-            let _ = writeln!(
-                s,
-                "solver     none (no program is solved; {:.1} ms total)",
-                self.timings.total_ms
-            );
+            let _ = writeln!(s, "solver     none (no program is solved; {phases})");
         } else {
             let _ = writeln!(
                 s,
-                "solver     {} ({} iterations, {:.1} ms total)",
-                self.solver.name, self.solver.iterations, self.timings.total_ms
+                "solver     {} ({} iterations, {phases})",
+                self.solver.name, self.solver.iterations
             );
         }
         for e in &self.encoding {
@@ -223,6 +224,9 @@ impl Report {
             for (k, v) in &self.objectives {
                 let _ = writeln!(s, "  {k:<24} {}", fmt_num(*v));
             }
+        }
+        for note in &self.profile_notes {
+            let _ = writeln!(s, "\nnote: {note}");
         }
         for w in &self.warnings {
             let _ = writeln!(s, "\nwarning: {w}");

@@ -11,6 +11,7 @@ mod explain;
 mod ldp_handover;
 mod near_ties;
 mod nonlinear;
+mod profile;
 mod tighten;
 
 use certification::certify;
@@ -18,8 +19,6 @@ use dispatch::formulate_and_solve;
 use nonlinear::krr_like;
 
 use crate::channel::Channel;
-use crate::objective::{objective_profile_for, profile_accuracy_warning, PROFILE_CUBIC_LIMIT};
-use crate::privacy::leakage_profile;
 use crate::problem::Problem;
 use crate::report::{ExpectedCheck, GapReport, Report, SolverInfo, Timings};
 use crate::synthesis::{Outcome, ProgressSink, Run, Status};
@@ -30,9 +29,7 @@ pub use crate::policy::DECOMPOSITION_MIN_INPUTS;
 
 pub use crate::formulation::LP_MAX_INPUTS;
 
-/// Up to this many inputs the profile's O(n^3) entries are computed even past the time limit
-/// (milliseconds).
-const PROFILE_QUICK_INPUTS: usize = 100;
+pub use profile::{ProfileLevel, PROFILE_QUICK_INPUTS};
 
 /// Default accepted difference between an `[expected]` optimum and the solved objective.
 pub const DEFAULT_EXPECTED_TOLERANCE: f64 = 1e-6;
@@ -54,6 +51,8 @@ pub struct SolveOptions {
     pub gap: GapTolerance,
     /// Where progress messages go (none by default).
     pub progress: Option<ProgressSink>,
+    /// How much of the report's leakage and objective profiles to compute.
+    pub profile: ProfileLevel,
 }
 
 impl std::fmt::Debug for SolveOptions {
@@ -64,6 +63,7 @@ impl std::fmt::Debug for SolveOptions {
             .field("backend_options", &self.backend_options)
             .field("gap", &self.gap)
             .field("progress", &self.progress.is_some())
+            .field("profile", &self.profile)
             .finish()
     }
 }
@@ -76,6 +76,7 @@ impl Default for SolveOptions {
             backend_options: mechsynth_solvers::SolveOptions::default(),
             gap: GapTolerance::DEFAULT,
             progress: None,
+            profile: ProfileLevel::Auto,
         }
     }
 }
@@ -177,36 +178,18 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
             warnings.push("every row of the channel is the same: the output carries no information about the input".into());
         }
     }
-    if let (Some(progress), Some(_)) = (&options.progress, &channel) {
+    if let (Some(progress), Some(_), true) = (
+        &options.progress,
+        &channel,
+        options.profile != ProfileLevel::None,
+    ) {
         progress("profiling the channel (its leakage under every notion and every objective)");
     }
-    // Past the time limit the profile leaves out its O(n^3) entries (seconds at 1,000 inputs).
-    let cubic_limit = if run.expired() {
-        PROFILE_QUICK_INPUTS
-    } else {
-        PROFILE_CUBIC_LIMIT
-    };
-    if cubic_limit == PROFILE_QUICK_INPUTS
-        && channel
-            .as_ref()
-            .is_some_and(|c| c.inputs() > PROFILE_QUICK_INPUTS && c.inputs() <= PROFILE_CUBIC_LIMIT)
-    {
-        warnings.push("the time limit had passed, so the objective profile leaves out inversion-mse and frequency-mse of the channel unless the problem's objective is one (`mechsynth audit` computes them)".into());
-    }
-    let leakage = channel
+    let profiles = channel
         .as_ref()
-        .map(|c| leakage_profile(c, &problem.domain))
+        .map(|c| profile::profiles(c, problem, options.profile, run.deadline()))
         .unwrap_or_default();
-    let objectives = channel
-        .as_ref()
-        .map(|c| objective_profile_for(c, &problem.domain, &problem.spec.objective, cubic_limit))
-        .unwrap_or_default();
-    if let Some(w) = channel
-        .as_ref()
-        .and_then(|c| profile_accuracy_warning(c, &problem.domain, &objectives))
-    {
-        warnings.push(w);
-    }
+    warnings.extend(profiles.warnings);
     let expected = match (&problem.spec.expected, objective) {
         (Some(e), Some(v)) => {
             let tolerance = e.tolerance.unwrap_or(DEFAULT_EXPECTED_TOLERANCE);
@@ -236,8 +219,9 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
             outputs,
             problem.spec.objective.outputs_estimate_inputs(),
         ),
-        leakage,
-        objectives,
+        leakage: profiles.leakage,
+        objectives: profiles.objectives,
+        profile_notes: profiles.notes,
         certificate,
         solver: SolverInfo {
             name: match outcome.method.own_solver() {
@@ -256,6 +240,8 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
         timings: Timings {
             solve_ms,
             certify_ms,
+            leakage_profile_ms: profiles.leakage_ms,
+            objective_profile_ms: profiles.objective_ms,
             total_ms: ms(start),
         },
         warnings,

@@ -33,6 +33,7 @@ mod output_labels_cli;
 mod output_safety_cli;
 mod output_safety_inputs_cli;
 mod png_cli;
+mod profile_cli;
 mod simulate_guards_cli;
 mod sweep_cli;
 mod time_limit_cli;

@@ -103,7 +103,7 @@ const TEXT_NUMBERS: &[(&[&str], &str, &str)] = &[
 /// Every other flag (no value, a file, a name or a choice), by subcommand.
 #[rustfmt::skip]
 const OTHER: &[(&str, &[&str])] = &[
-    ("solve", &["--format", "--solver", "--method", "--explain", "--output", "--force", "--svg", "--html", "--png", "--help"]),
+    ("solve", &["--format", "--solver", "--method", "--profile", "--explain", "--output", "--force", "--svg", "--html", "--png", "--help"]),
     ("audit", &["--format", "--strict", "--svg", "--html", "--force", "--png", "--help"]),
     ("verify", &["--sweep", "--theorems", "--format", "--solver", "--html", "--force", "--help"]),
     ("privatize", &["--channel", "--baseline", "--oracle", "--domain", "--prior", "--sensitive", "--blocks", "--column", "--match", "--output", "--force", "--help"]),

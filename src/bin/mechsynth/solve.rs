@@ -5,7 +5,7 @@ use crate::common::{
     Solver, UsageError,
 };
 use anyhow::{bail, Result};
-use mechsynth::solve::GapTolerance;
+use mechsynth::solve::{GapTolerance, ProfileLevel};
 use mechsynth::synthesis::Status;
 use mechsynth::{solve, LpStatus, MethodChoice, ProblemSpec, SolveOptions};
 use std::path::PathBuf;
@@ -38,6 +38,11 @@ pub struct SolveArgs {
     /// it reads).
     #[arg(long)]
     force: bool,
+    /// How much of the report's leakage and objective profiles to compute: every entry that
+    /// costs O(n^2) by default; `full` adds the O(n^3) ones (inversion-mse, frequency-mse, and
+    /// d-privacy on points that are not a line) at any size, `none` leaves the profiles out.
+    #[arg(long, value_enum, default_value = "auto")]
+    profile: ProfileLevel,
     /// Time limit for the whole solve, in seconds.
     #[arg(long, default_value_t = 600.0, value_parser = crate::numbers::seconds())]
     time_limit: f64,
@@ -113,6 +118,7 @@ pub fn run(args: SolveArgs) -> Result<u8> {
             ..GapTolerance::DEFAULT
         },
         progress: Some(sink),
+        profile: args.profile,
         ..SolveOptions::default()
     };
     options.backend_options.time_limit_seconds = args.time_limit;
