@@ -61,7 +61,7 @@ fn solve<'py>(
     let method: MethodChoice = choice(
         "method",
         method,
-        "one of auto, lp, lazy-rows, decomposition, ldp-interior-point, ratio-interior-point, line, tiled",
+        "one of auto, lp, lazy-rows, decomposition, ldp-interior-point, ratio-interior-point, lip-interior-point, line, tiled",
     )?;
     let backend: BackendKind = choice("solver", solver, "one of clarabel, highs")?;
     if !(time_limit.is_finite() && time_limit > 0.0 && time_limit <= MAX_TIME_LIMIT) {

@@ -133,12 +133,13 @@ pub fn linear_method(choice: MethodChoice) -> Option<&'static dyn LinearMethod> 
 }
 
 /// Every method for linear objectives, one line each.
-static LINEAR_METHODS: [&dyn LinearMethod; 7] = [
+static LINEAR_METHODS: [&dyn LinearMethod; 8] = [
     &super::line::LineMethod,
     &super::tiled::TiledMethod,
     &super::decompose::DecompositionMethod,
     &super::ldp_interior::LdpInteriorMethod,
     &super::ratio_interior::RatioInteriorMethod,
+    &super::lip_interior::LipInteriorMethod,
     &super::lp::lazy::LazyRowsMethod,
     &super::lp::OneLp,
 ];

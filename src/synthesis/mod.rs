@@ -8,6 +8,7 @@ mod design;
 mod extreme;
 mod ldp_interior;
 pub mod line;
+mod lip_interior;
 mod local;
 mod lp;
 mod master;
@@ -29,6 +30,9 @@ pub use extreme::{
     combined_cone, solve_by_rays, solve_histogram_by_pricing, CG_GAP_TOLERANCE, ENUMERATION_LIMIT,
 };
 pub use ldp_interior::{solve_ldp_interior, LdpInteriorMethod, LDP_INTERIOR_GAP_TOLERANCE};
+pub use lip_interior::{
+    lip_interior_parameters, solve_lip_interior, LipInteriorMethod, LIP_INTERIOR_GAP_TOLERANCE,
+};
 pub use local::{solve_locally, LOCAL_RANDOM_STARTS};
 pub use lp::solve_linear;
 pub use lp::{
@@ -93,6 +97,9 @@ pub enum Method {
     /// A primal-dual interior-point method by output column for a linear objective under
     /// ratio rows (d-privacy, context-aware LDP, LDP).
     RatioInteriorPoint,
+    /// A structured interior-point method for a linear objective under eps-LIP alone (one
+    /// full-support prior).
+    LipInteriorPoint,
     /// A template lattice's certified optimum carried to every output of a large lattice,
     /// with the template's duals carried as a bound (geo-indistinguishability on large grids).
     Tiled,
@@ -119,6 +126,7 @@ impl Method {
             Method::LazyRows => "LP, lazy rows",
             Method::LdpInteriorPoint => "interior point, LDP envelope",
             Method::RatioInteriorPoint => "interior point by output column",
+            Method::LipInteriorPoint => "interior point, LIP top form",
             Method::Tiled => "tiled from a template",
             Method::GeometricRemap => "geometric + remap, certified by exact line pricing",
             Method::InfeasibilityProof => "infeasibility proof",
@@ -129,7 +137,7 @@ impl Method {
     /// The solver the method brings (the report names it instead of the backend).
     pub fn own_solver(self) -> Option<&'static str> {
         match self {
-            Method::LdpInteriorPoint | Method::RatioInteriorPoint => {
+            Method::LdpInteriorPoint | Method::RatioInteriorPoint | Method::LipInteriorPoint => {
                 Some("built-in interior point")
             }
             _ => None,
