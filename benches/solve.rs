@@ -3,7 +3,7 @@
 //! Run with `cargo bench --bench solve`; numbers are quoted in the README.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use mechsynth::{solve, Problem, ProblemSpec, SolveOptions};
+use mechsynth::{solve, MethodChoice, Problem, ProblemSpec, SolveOptions};
 use std::path::Path;
 
 fn problem(text: &str) -> Problem {
@@ -57,5 +57,29 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// LIP, absolute loss, n = 200, uniform and skewed priors: `auto` (the LIP interior point)
+/// against one LP with every constraint (the path `auto` took before), in the same run.
+fn bench_lip_200(c: &mut Criterion) {
+    let mut group = c.benchmark_group("lip-200");
+    group.sample_size(10);
+    let uniform = problem(
+        "[domain]\nline = 200\n[[privacy]]\nnotion = \"lip\"\nepsilon = 1.0\n[objective]\nkind = \"expected-loss\"\nloss = \"absolute\"\n",
+    );
+    for (name, p) in [("uniform", uniform), ("skewed", lip_absolute(200))] {
+        for method in [MethodChoice::Auto, MethodChoice::Lp] {
+            let options = SolveOptions {
+                method,
+                ..SolveOptions::default()
+            };
+            group.bench_with_input(
+                BenchmarkId::new(format!("{name}-{}", method.name()), 200),
+                &p,
+                |b, p| b.iter(|| solve(p, &options).unwrap()),
+            );
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, bench_lip_200);
 criterion_main!(benches);

@@ -221,7 +221,8 @@ def solve(
     ----------
     method
         ``"auto"`` or one method: ``"lp"``, ``"lazy-rows"``, ``"decomposition"``,
-        ``"ldp-interior-point"``, ``"ratio-interior-point"``, ``"line"``, ``"tiled"``.
+        ``"ldp-interior-point"``, ``"ratio-interior-point"``, ``"lip-interior-point"``, ``"line"``,
+        ``"tiled"``.
     solver
         ``"clarabel"`` (pure Rust) or ``"highs"`` (in a build with it).
     time_limit

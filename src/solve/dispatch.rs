@@ -199,6 +199,33 @@ fn auto(task: &Task, run: &Run, explain: &mut Explain) -> Result<MethodOutcome, 
         }
     }
 
+    // The LIP interior point; one LP below when its gap stays open.
+    let mut lip_unclosed = None;
+    if let Err(why) = policy::auto_tries_lip_interior(n) {
+        explain.skipped(MethodChoice::LipInteriorPoint, why);
+    } else {
+        let lip = method(MethodChoice::LipInteriorPoint);
+        match lip.solve(task, run)? {
+            Some(solved)
+                if policy::lip_interior_settles(
+                    solved.outcome.solver_objective,
+                    solved.outcome.bound,
+                ) || run.expired() =>
+            {
+                explain.kept(MethodChoice::LipInteriorPoint);
+                return Ok(with_notes(solved, passed_over));
+            }
+            Some(solved) => {
+                explain.note(
+                    MethodChoice::LipInteriorPoint,
+                    "passed over: its gap stayed open (see the method notes)",
+                );
+                lip_unclosed = Some(solved);
+            }
+            None => explain.skipped(MethodChoice::LipInteriorPoint, lip.refusal(task)),
+        }
+    }
+
     // The interior point by output column, then lazy rows, then one LP.
     let warm = run.backend.warm_session().is_some();
     let lazy_sized = policy::lazy_rows_sized(n, warm, || {
@@ -266,6 +293,13 @@ fn auto(task: &Task, run: &Run, explain: &mut Explain) -> Result<MethodOutcome, 
     if let Some(first) = &unclosed {
         // Small enough for one LP, which closes what the interior point left open.
         solved.outcome.notes.insert(0, gap_open(first, "one LP"));
+    }
+    if let Some(first) = &lip_unclosed {
+        let note = format!(
+            "the LIP interior point ended with its gap open ({}); one LP solved the problem instead",
+            first.outcome.notes.first().map_or("", String::as_str)
+        );
+        solved.outcome.notes.insert(0, note);
     }
     explain.kept(MethodChoice::Lp);
     Ok(with_notes(solved, passed_over))

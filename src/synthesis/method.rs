@@ -140,6 +140,7 @@ static LINEAR_METHODS: [&dyn LinearMethod; 8] = [
     &super::decompose::DecompositionMethod,
     &super::ldp_interior::LdpInteriorMethod,
     &super::ratio_interior::RatioInteriorMethod,
+    &super::lip_interior::LipInteriorMethod,
     &super::lp::lazy::LazyRowsMethod,
     &super::lp::OneLp,
 ];

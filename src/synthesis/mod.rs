@@ -9,6 +9,7 @@ mod extreme;
 mod first_order;
 mod ldp_interior;
 pub mod line;
+mod lip_interior;
 mod local;
 mod lp;
 mod master;
@@ -31,6 +32,9 @@ pub use extreme::{
 };
 pub use first_order::{solve_first_order, FirstOrderMethod};
 pub use ldp_interior::{solve_ldp_interior, LdpInteriorMethod, LDP_INTERIOR_GAP_TOLERANCE};
+pub use lip_interior::{
+    lip_interior_parameters, solve_lip_interior, LipInteriorMethod, LIP_INTERIOR_GAP_TOLERANCE,
+};
 pub use local::{solve_locally, LOCAL_RANDOM_STARTS};
 pub use lp::solve_linear;
 pub use lp::{
@@ -116,6 +120,9 @@ pub enum Method {
     /// A first-order primal-dual method by output column over the rows locality says matter,
     /// with every pair scanned (d-privacy over irregular places).
     FirstOrder,
+    /// A structured interior-point method for a linear objective under eps-LIP alone (one
+    /// full-support prior).
+    LipInteriorPoint,
     /// A template lattice's certified optimum carried to every output of a large lattice,
     /// with the template's duals carried as a bound (geo-indistinguishability on large grids).
     Tiled,
@@ -143,6 +150,7 @@ impl Method {
             Method::LdpInteriorPoint => "interior point, LDP envelope",
             Method::RatioInteriorPoint => "interior point by output column",
             Method::FirstOrder => "first-order primal-dual by output column",
+            Method::LipInteriorPoint => "interior point, LIP top form",
             Method::Tiled => "tiled from a template",
             Method::GeometricRemap => "geometric + remap, certified by exact line pricing",
             Method::InfeasibilityProof => "infeasibility proof",
@@ -153,7 +161,7 @@ impl Method {
     /// The solver the method brings (the report names it instead of the backend).
     pub fn own_solver(self) -> Option<&'static str> {
         match self {
-            Method::LdpInteriorPoint | Method::RatioInteriorPoint => {
+            Method::LdpInteriorPoint | Method::RatioInteriorPoint | Method::LipInteriorPoint => {
                 Some("built-in interior point")
             }
             _ => None,

@@ -29,11 +29,12 @@ fn considered(args: &[&str]) -> Vec<(String, String)> {
         .collect()
 }
 
-const AUTO_ORDER: [&str; 7] = [
+const AUTO_ORDER: [&str; 8] = [
     "line",
     "tiled",
     "decomposition",
     "ldp-interior-point",
+    "lip-interior-point",
     "ratio-interior-point",
     "lazy-rows",
     "lp",

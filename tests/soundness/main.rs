@@ -14,6 +14,7 @@ mod emitted_leakage;
 mod encodings;
 mod global_optima;
 mod ldp_interior;
+mod lip_interior;
 mod ratio_interior;
 mod repair_weight;
 mod sampler_exact;
