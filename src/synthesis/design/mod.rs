@@ -229,7 +229,10 @@ fn design_with_list_limit(
             .collect();
         let closed = gap <= DESIGN_GAP_TOLERANCE * point.value.abs();
         let (w_old, set_old) = (point.w.clone(), set.clone());
-        best = Some((point.value, point, set.clone()));
+        // A round cut short by the time limit can end above an earlier master: keep the best.
+        if best.as_ref().is_none_or(|b| point.value <= b.0) {
+            best = Some((point.value, point, set.clone()));
+        }
         if closed {
             break "converged";
         }
@@ -292,7 +295,11 @@ fn design_with_list_limit(
         }
     ));
     if !best_bound.is_finite() {
-        notes.push("no round could bound the reduced value of every ray (the true distribution has a zero): there is no certified bound".into());
+        notes.push(if staircase.is_some() {
+            "no round bounded the reduced value of every ray (the complete branch and bound runs once the ascent finds no useful ray, and did not finish in the time limit): there is no certified bound".into()
+        } else {
+            "no round could bound the reduced value of every ray (the true distribution has a zero): there is no certified bound".into()
+        });
     }
     let generators: Vec<&[f64]> = set.iter().map(|&j| rays.q[j].as_slice()).collect();
     let rows = emitted_rows(&generators, pi, &point.w);
