@@ -6,9 +6,13 @@ use nalgebra::DMatrix;
 use proptest::prelude::*;
 use std::time::{Duration, Instant};
 
-/// The search's best value and bound may differ from the brute force's maximum by rounding:
-/// this much relative to the magnitude of the terms.
+/// The search's best value may differ from the brute force's maximum by rounding: this much
+/// relative to the magnitude of the terms.
 const SAME_VALUE: f64 = 1e-10;
+/// Its bound is the best value plus a rounding margin of up to `16 gamma_(8n + k + 64)` times
+/// the terms' magnitudes (with `e^(2 eps)` factors): it may exceed the maximum by this much,
+/// relative to the same magnitude.
+const BOUND_SLACK: f64 = 1e-8;
 
 /// `(||V^T r||^2 / (pi . r) - mu . r) / (1 . r)` for `r = 1 + (e^eps - 1) 1_S`, term by term.
 fn reduced(v: &DMatrix<f64>, pi: &[f64], mu: &[f64], eps: f64, mask: u64) -> f64 {
