@@ -20,6 +20,17 @@ fn problem(n: usize, notion: &str, kind: &str, nudged: bool) -> Problem {
         prior[0] += 1e-11;
         prior[1] -= 1e-11;
     }
+    with_prior(&prior, notion, kind)
+}
+
+/// The prior `pi_i ~ i` (i = 1..n).
+fn linear_prior(n: usize) -> Vec<f64> {
+    let total = (n * (n + 1) / 2) as f64;
+    (1..=n).map(|i| i as f64 / total).collect()
+}
+
+fn with_prior(prior: &[f64], notion: &str, kind: &str) -> Problem {
+    let n = prior.len();
     let text = format!(
         "[domain]\nsize = {n}\nprior = {prior:?}\n[[privacy]]\nnotion = \"{notion}\"\nepsilon = 1.0\n[objective]\nkind = \"{kind}\"\n"
     );
@@ -60,6 +71,21 @@ fn bench(c: &mut Criterion) {
                 format!("{notion}-{kind}{}", if nudged { "-nudged" } else { "" }),
                 n,
             ),
+            &p,
+            |b, p| b.iter(|| solve(p, &options).unwrap()),
+        );
+    }
+    // Skewed prior (pi ~ i): no symmetry; under LDP from 8 inputs on the rays are found by
+    // ascent and bounded by the branch and bound over the staircase patterns.
+    for n in [8, 12, 16] {
+        let p = with_prior(&linear_prior(n), "ldp", "frequency-mse");
+        let report = solve(&p, &options).unwrap();
+        eprintln!(
+            "ldp frequency-mse n = {n} (prior ~ i): {} {} {:?} (bound {:?})",
+            report.method, report.status, report.objective, report.bound
+        );
+        group.bench_with_input(
+            BenchmarkId::new("ldp-frequency-mse-linear-prior", n),
             &p,
             |b, p| b.iter(|| solve(p, &options).unwrap()),
         );

@@ -8,5 +8,6 @@ mod bin;
 mod references;
 
 mod frequency_grid;
+mod frequency_ldp;
 mod polytrope_grid;
 mod tiled_cli;

@@ -362,6 +362,8 @@ impl Drop for Heartbeat {
     fn drop(&mut self) {
         self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
         if let Some(handle) = self.handle.take() {
+            // Wake the thread from its wait, so that a short run does not end up to 100 ms late.
+            handle.thread().unpark();
             let _ = handle.join();
         }
     }
@@ -403,7 +405,10 @@ pub fn stderr_progress_with_heartbeat(
     let thread_stop = Arc::clone(&stop);
     let handle = std::thread::spawn(move || {
         while !thread_stop.load(Ordering::Relaxed) {
-            std::thread::sleep(Duration::from_millis(100));
+            std::thread::park_timeout(Duration::from_millis(100));
+            if thread_stop.load(Ordering::Relaxed) {
+                break;
+            }
             let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
             let silent = s.last_print.map_or(start.elapsed(), |t| t.elapsed());
             if start.elapsed() >= quiet && silent >= quiet {

@@ -4,6 +4,9 @@ use crate::objective::FrequencyMse;
 use crate::rays::{ColumnCone, CompactRays, RatioCone};
 use crate::synthesis::design::compact::price_by_scan;
 use crate::synthesis::design::rays::Rays;
+use crate::synthesis::design::staircase::{
+    ascend_staircase, mask_of, price_staircase, StaircasePriced,
+};
 use crate::synthesis::master::{dual_bound, reduced_value, solve_master, Columns};
 use crate::synthesis::{design::barrier::MasterPoint, Run};
 use mechsynth_solvers::BackendError;
@@ -39,7 +42,42 @@ pub(crate) enum Pricing<'a> {
     /// The list holds only the rays found so far; every ray is in this store of tree codes:
     /// scan it, keeping this many of the best rays.
     Compact(&'a RatioCone, &'a CompactRays, usize),
+    /// A lone eps-LDP constraint (this eps): rays found by ascent, bounded by a branch and
+    /// bound over the staircase patterns keeping this many of the best rays per parallel
+    /// subtree.
+    Staircase(f64, usize),
 }
+
+/// The staircase search prunes subtrees whose reduced value is within this of the best kept,
+/// relative to the trace over the number of inputs: it adds at most twice this (relative) to
+/// the certified gap, well inside [`crate::synthesis::DESIGN_GAP_TOLERANCE`].
+pub(crate) const STAIRCASE_FLOOR: f64 = 1e-10;
+/// The ascent's rays suffice while the best could still lower the trace by this much,
+/// relative (its reduced value times the number of inputs); below, the complete search runs.
+const STAIRCASE_FULL_SEARCH_GAP: f64 = 1e-4;
+
+/// Starts for the ascent: every listed ray, each ray of the master with one entry flipped,
+/// and [`ASCENT_RANDOM_STARTS`] seeded random patterns.
+fn ascent_starts(rays: &Rays, set: &[usize], epsilon: f64, n: usize) -> Vec<u64> {
+    use rand::{Rng, SeedableRng};
+    let mut starts: Vec<u64> = rays.q.iter().map(|q| mask_of(q, epsilon)).collect();
+    for &j in set {
+        let mask = mask_of(&rays.q[j], epsilon);
+        starts.extend((0..n).map(|x| mask ^ 1 << x));
+    }
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(rays.q.len() as u64);
+    let full = (1u64 << n) - 1;
+    starts.extend((0..ASCENT_RANDOM_STARTS).map(|_| rng.gen::<u64>() & full));
+    starts.retain(|&m| m != 0 && m != full);
+    starts.sort_unstable();
+    starts.dedup();
+    starts
+}
+
+/// The ascent's best rays kept per round, per input.
+const ASCENT_KEEP_PER_INPUT: usize = 4;
+/// Random patterns among the ascent's starts.
+const ASCENT_RANDOM_STARTS: usize = 256;
 
 /// The certified lower bound on `min tr(C^T J^-1 C)` from the master's point: `v = J^-1 C`
 /// there, prices from the extreme-ray LP with column values `h` over the master's rays, and
@@ -92,6 +130,42 @@ pub(crate) fn lower_bound(
         }
         Pricing::Compact(ratio, store, keep) => {
             let found = price_by_scan(ratio, store, &v, pi, &master.mu, *keep);
+            let reduced = found
+                .candidates
+                .iter()
+                .map(|(value, q)| (*value, rays.push(cone, q)))
+                .collect();
+            (reduced, found.delta.unwrap_or(f64::INFINITY))
+        }
+        Pricing::Staircase(epsilon, keep) => {
+            let floor = STAIRCASE_FLOOR * point.value.abs() / n as f64;
+            // Far from the optimum an ascent from every listed ray finds rays worth adding;
+            // the complete search (the only one that bounds) runs when it finds none or only
+            // nearly useless ones.
+            let starts = ascent_starts(rays, set, *epsilon, n);
+            let mut ascended = ascend_staircase(&v, pi, &master.mu, *epsilon, &starts);
+            ascended.retain(|c| c.0 > 0.0);
+            ascended.truncate(ASCENT_KEEP_PER_INPUT * n);
+            let useful = ascended.first().is_some_and(|(value, _)| {
+                *value * n as f64 > STAIRCASE_FULL_SEARCH_GAP * point.value.abs()
+            });
+            let found = if useful {
+                StaircasePriced {
+                    delta: None,
+                    candidates: ascended,
+                }
+            } else {
+                let budget = u64::MAX;
+                price_staircase(
+                    &v,
+                    pi,
+                    &master.mu,
+                    *epsilon,
+                    (*keep, floor),
+                    budget,
+                    run.deadline(),
+                )
+            };
             let reduced = found
                 .candidates
                 .iter()

@@ -18,6 +18,7 @@ pub(crate) mod barrier;
 pub(crate) mod bound;
 pub(crate) mod compact;
 pub(crate) mod rays;
+pub(crate) mod staircase;
 pub(crate) mod support;
 pub(crate) mod symmetric;
 
@@ -33,8 +34,10 @@ use super::design::support::emitted_rows;
 use super::extreme::{combined_cone, enumerate_cone, timed_out, ENUMERATION_LIMIT};
 use super::{Method, Outcome, Run, Status};
 use crate::objective::FrequencyMse;
+use crate::policy::DESIGN_STAIRCASE_MIN_INPUTS;
 use crate::privacy::PrivacyNotion;
-use crate::rays::{CompactRays, RatioCone};
+use crate::rays::{ColumnCone, CompactRays, RatioCone, RayFamily};
+use crate::synthesis::pricing::search::more_rays_than;
 use mechsynth_solvers::LpStatus;
 use std::time::Instant;
 
@@ -43,6 +46,8 @@ pub const DESIGN_GAP_TOLERANCE: f64 = 1e-9;
 use crate::policy::COMPACT_MAX_BYTES;
 /// Pricing over tree codes brings this many of the best rays per input into each round.
 const SEARCH_KEEP_PER_INPUT: usize = 8;
+/// The staircase search keeps this many of the best rays per parallel subtree (32 subtrees).
+const STAIRCASE_KEEP: usize = 8;
 /// Most column-generation rounds.
 const DESIGN_MAX_ROUNDS: usize = 200;
 /// Share of the interior point in a warm start.
@@ -50,6 +55,41 @@ const WARM_MIX: f64 = 0.1;
 /// Between rounds, rays whose weight is below this fraction of the largest leave the master
 /// (pricing brings them back if they are needed).
 const DESIGN_PRUNE: f64 = 1e-7;
+
+/// The eps of a lone eps-LDP constraint whose rays are priced by the staircase search rather
+/// than listed: more than `list_limit` of them, or at least `search_from` inputs (in use,
+/// [`DESIGN_STAIRCASE_MIN_INPUTS`], from where the search is the faster).
+fn staircase_search(
+    privacy: &[&dyn PrivacyNotion],
+    cone: &ColumnCone,
+    n: usize,
+    (list_limit, search_from): (usize, usize),
+) -> Option<f64> {
+    let [single] = privacy else {
+        return None;
+    };
+    let family = single.ray_family()?;
+    let RayFamily::Staircase { epsilon } = family else {
+        return None;
+    };
+    let sized = n >= search_from || more_rays_than(&family, n, list_limit);
+    (sized && n < 64 && epsilon > 0.0 && cone.aux == 0 && cone.coupling.is_empty())
+        .then_some(epsilon)
+}
+
+/// The first staircase rays: one high entry, and all but one.
+fn staircase_start(n: usize, epsilon: f64) -> Vec<Vec<f64>> {
+    let high = epsilon.exp();
+    (0..n)
+        .flat_map(|x| {
+            let mut peak = vec![1.0; n];
+            peak[x] = high;
+            let mut dip = vec![high; n];
+            dip[x] = 1.0;
+            [peak, dip]
+        })
+        .collect()
+}
 
 /// Solve the frequency-estimation design when the notions give a column cone whose extreme
 /// rays can be listed; `Ok(None)` otherwise (the caller falls back to the local method).
@@ -59,20 +99,30 @@ pub fn solve_by_design(
     n: usize,
     run: &Run,
 ) -> Option<Outcome> {
-    design_with_list_limit(privacy, design, n, run, ENUMERATION_LIMIT)
+    let limits = (ENUMERATION_LIMIT, DESIGN_STAIRCASE_MIN_INPUTS);
+    design_with_list_limit(privacy, design, n, run, limits)
 }
 
 /// [`solve_by_design`] with rays listed as floats only up to `list_limit` (beyond it, ratio
-/// cones keep tree codes).
+/// cones keep tree codes, and a lone LDP constraint prices by the staircase search, which it
+/// also does from `search_from` inputs on).
 fn design_with_list_limit(
     privacy: &[&dyn PrivacyNotion],
     design: &FrequencyMse,
     n: usize,
     run: &Run,
-    list_limit: usize,
+    (list_limit, search_from): (usize, usize),
 ) -> Option<Outcome> {
     let cone = combined_cone(privacy, n)?;
-    let (lifted, _, source) = enumerate_cone(privacy, &cone, n, list_limit, run);
+    let staircase = staircase_search(privacy, &cone, n, (list_limit, search_from));
+    let (lifted, _, source) = match staircase {
+        Some(epsilon) => (
+            Some(staircase_start(n, epsilon)),
+            None,
+            "staircase patterns",
+        ),
+        None => enumerate_cone(privacy, &cone, n, list_limit, run),
+    };
     if lifted.is_none() && run.expired() {
         return Some(timed_out(
             "the time limit passed while enumerating extreme rays",
@@ -95,9 +145,10 @@ fn design_with_list_limit(
     };
     let keep = SEARCH_KEEP_PER_INPUT * n;
     let fresh_per_round = if search.is_some() { keep } else { 2 * n };
-    let pricing = match &search {
-        Some((ratio, store)) => Pricing::Compact(ratio, store, keep),
-        None => Pricing::Scan,
+    let pricing = match (&search, staircase) {
+        (Some((ratio, store)), _) => Pricing::Compact(ratio, store, keep),
+        (None, Some(epsilon)) => Pricing::Staircase(epsilon, STAIRCASE_KEEP),
+        (None, None) => Pricing::Scan,
     };
     let listed = lifted.len();
     let mut lifted = lifted;
@@ -111,6 +162,10 @@ fn design_with_list_limit(
     let mut rays = Rays::new(&cone, lifted);
     rays.extra = rays.q.len().saturating_sub(listed);
     let mut notes = vec![match &search {
+        None if staircase.is_some() => format!(
+            "{} extreme rays ({source}), not listed: priced by a branch and bound over the patterns",
+            (1u128 << n) - 2
+        ),
         None => format!("{listed} extreme rays ({source})"),
         Some((_, store)) => format!(
             "{} extreme rays (vertex search of the log polytope), kept as tree codes ({} MB)",
@@ -174,7 +229,10 @@ fn design_with_list_limit(
             .collect();
         let closed = gap <= DESIGN_GAP_TOLERANCE * point.value.abs();
         let (w_old, set_old) = (point.w.clone(), set.clone());
-        best = Some((point.value, point, set.clone()));
+        // A round cut short by the time limit can end above an earlier master: keep the best.
+        if best.as_ref().is_none_or(|b| point.value <= b.0) {
+            best = Some((point.value, point, set.clone()));
+        }
         if closed {
             break "converged";
         }
@@ -233,10 +291,15 @@ fn design_with_list_limit(
         match pricing {
             Pricing::Scan => "pricing by scanning every ray".to_string(),
             Pricing::Compact(..) => format!("pricing by scanning every ray's tree code ({} rays entered the list)", rays.q.len() - rays.extra),
+            Pricing::Staircase(..) => format!("pricing by a branch and bound over the staircase patterns ({} rays entered the list)", rays.q.len() - rays.extra),
         }
     ));
     if !best_bound.is_finite() {
-        notes.push("no round could bound the reduced value of every ray (the true distribution has a zero): there is no certified bound".into());
+        notes.push(if staircase.is_some() {
+            "no round bounded the reduced value of every ray (the complete branch and bound runs once the ascent finds no useful ray, and did not finish in the time limit): there is no certified bound".into()
+        } else {
+            "no round could bound the reduced value of every ray (the true distribution has a zero): there is no certified bound".into()
+        });
     }
     let generators: Vec<&[f64]> = set.iter().map(|&j| rays.q[j].as_slice()).collect();
     let rows = emitted_rows(&generators, pi, &point.w);
