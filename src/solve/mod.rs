@@ -5,6 +5,7 @@
 
 mod approximate;
 mod bracket;
+mod budget;
 mod certification;
 mod dispatch;
 mod explain;
@@ -95,13 +96,19 @@ fn ms(t: Instant) -> f64 {
 pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveError> {
     let start = Instant::now();
     let backend: Box<dyn LpBackend> = backend(options.backend)?;
+    let budget = budget::Budget::new(start, options.backend_options.time_limit_seconds);
     let run = Run::new(
         backend.as_ref(),
-        options.backend_options.clone(),
+        mechsynth_solvers::SolveOptions {
+            time_limit_seconds: budget.method_seconds(problem),
+            ..options.backend_options.clone()
+        },
         options.progress.clone(),
     );
     let (mut outcome, encoding, methods_considered) =
         formulate_and_solve(problem, options.method, &run)?;
+    let mut warnings = problem.warnings.clone();
+    let stopped = run.expired();
     if outcome.rows.is_none() {
         // Ended without a point (time or iteration limit, numerical trouble, or a wrong
         // infeasibility verdict): the k-RR-like mixture is certified when it exists, and then
@@ -114,10 +121,10 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
             ));
         }
     }
+    budget::keep_if_certifiable(&mut outcome, problem, &budget, &mut warnings);
     let solve_ms = ms(start);
 
     let certify_start = Instant::now();
-    let mut warnings = problem.warnings.clone();
     let (mut channel, mut certificate) = match &outcome.rows {
         Some(rows) => {
             let (channel, correction) = Channel::from_solver_point(rows.clone());
@@ -164,6 +171,12 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
         _ => None,
     };
     let status = final_status(&outcome, objective, gap.as_ref());
+    if stopped && status != Status::Optimal {
+        warnings.push(budget::stopped_warning(
+            options.backend_options.time_limit_seconds,
+            gap.as_ref(),
+        ));
+    }
     if let Some(g) = &gap {
         if g.absolute < -options.gap.allowed(g.objective, g.bound) {
             warnings.push(format!(
@@ -181,7 +194,7 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
         progress("profiling the channel (its leakage under every notion and every objective)");
     }
     // Past the time limit the profile leaves out its O(n^3) entries (seconds at 1,000 inputs).
-    let cubic_limit = if run.expired() {
+    let cubic_limit = if run.expired() || stopped {
         PROFILE_QUICK_INPUTS
     } else {
         PROFILE_CUBIC_LIMIT
@@ -195,6 +208,7 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
     }
     let leakage = channel
         .as_ref()
+        .filter(|c| budget::profile_fits(problem, c, &budget, &mut warnings))
         .map(|c| leakage_profile(c, &problem.domain))
         .unwrap_or_default();
     let objectives = channel

@@ -33,6 +33,7 @@ mod plot_images;
 mod plots;
 mod polytrope;
 mod problem_files;
+mod ratio_repair;
 mod scale_methods;
 mod simulate_agreement;
 mod solve_edge_cases;
