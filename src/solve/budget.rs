@@ -95,6 +95,26 @@ pub(super) fn keep_if_certifiable(
     ));
 }
 
+/// Leakage scans of the k-RR-like mixture's search for its weight (an upward search by factors
+/// of 4 from 1e-16, then a bisection to 1e-3 in the logarithm; see
+/// `certify::repair_by_mixing`): about 26 and 10.
+const MIXTURE_SCANS: f64 = 40.0;
+
+/// Whether the k-RR-like mixture (the channel of a run that ended without a point) can be found
+/// and certified in time; when it cannot, a warning says so.
+pub(super) fn mixture_fits(problem: &Problem, budget: &Budget, warnings: &mut Vec<String>) -> bool {
+    let n = problem.domain.size();
+    let needed = MIXTURE_SCANS * certify_seconds(problem, n, n);
+    let fits = budget.fits(needed);
+    if !fits {
+        warnings.push(format!(
+            "the method ended without a point, and finding the k-RR-like mixture's weight takes about {needed:.1} s, more than the time limit left ({:.1} s): no channel is emitted",
+            budget.left()
+        ));
+    }
+    fits
+}
+
 /// The warning of a run whose method the time limit stopped before its gap closed.
 pub(super) fn stopped_warning(limit: f64, gap: Option<&GapReport>) -> String {
     let gap = gap.map_or("no bound is known".to_string(), |g| {

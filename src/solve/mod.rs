@@ -109,7 +109,8 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
         formulate_and_solve(problem, options.method, &run)?;
     let mut warnings = problem.warnings.clone();
     let stopped = run.expired();
-    if outcome.rows.is_none() {
+    if outcome.rows.is_none() && (!stopped || budget::mixture_fits(problem, &budget, &mut warnings))
+    {
         // Ended without a point (time or iteration limit, numerical trouble, or a wrong
         // infeasibility verdict): the k-RR-like mixture is certified when it exists, and then
         // the problem is feasible; the status will say `feasible`.
@@ -171,7 +172,7 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
         _ => None,
     };
     let status = final_status(&outcome, objective, gap.as_ref());
-    if stopped && status != Status::Optimal {
+    if stopped && status != Status::Optimal && channel.is_some() {
         warnings.push(budget::stopped_warning(
             options.backend_options.time_limit_seconds,
             gap.as_ref(),
