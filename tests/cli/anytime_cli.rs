@@ -69,12 +69,11 @@ fn assert_private(rows: &[Vec<f64>], epsilon: f64, distance: impl Fn(usize, usiz
     for a in 0..rows.len() {
         for b in 0..rows.len() {
             let f = (epsilon * distance(a, b)).exp() * (1.0 + RATIO_TOLERANCE);
-            for y in 0..rows[a].len() {
+            for (y, (qa, qb)) in rows[a].iter().zip(&rows[b]).enumerate() {
                 assert!(
-                    rows[a][y] <= f * rows[b][y],
-                    "Q[{a}][{y}] = {:e} > e^(eps d) Q[{b}][{y}] = {:e}",
-                    rows[a][y],
-                    f * rows[b][y]
+                    *qa <= f * qb,
+                    "Q[{a}][{y}] = {qa:e} > e^(eps d) Q[{b}][{y}] = {:e}",
+                    f * qb
                 );
             }
         }

@@ -87,12 +87,11 @@ impl Instance {
         for a in 0..n {
             for b in 0..n {
                 let f = (self.epsilon * self.distance(a, b)).exp();
-                for y in 0..rows[a].len() {
+                for (y, (qa, qb)) in rows[a].iter().zip(&rows[b]).enumerate() {
                     assert!(
-                        rows[a][y] <= f * rows[b][y] * (1.0 + RATIO_TOLERANCE),
-                        "Q[{a}][{y}] = {} > e^(eps d) Q[{b}][{y}] = {}",
-                        rows[a][y],
-                        f * rows[b][y]
+                        *qa <= f * qb * (1.0 + RATIO_TOLERANCE),
+                        "Q[{a}][{y}] = {qa} > e^(eps d) Q[{b}][{y}] = {}",
+                        f * qb
                     );
                 }
             }
