@@ -20,10 +20,11 @@ use serde::{Deserialize, Serialize};
 )]
 #[serde(rename_all = "kebab-case")]
 pub enum MethodChoice {
-    /// The faster method for the problem, tried in order: line, tiled, decomposition, ldp-interior-point, lip-interior-point, ratio-interior-point, lazy-rows, lp (`--explain` says why each was kept or not run)
+    /// The faster method for the problem, tried in order: line, tiled, first-order, decomposition, ldp-interior-point, lip-interior-point, ratio-interior-point, lazy-rows, lp (`--explain` says why each was kept or not run)
     ///
     /// In short: the line method under a lone d-privacy constraint on an equally spaced line;
-    /// the tiled method above [`LP_MAX_INPUTS`] points on a full grid; decomposition under a
+    /// the tiled method above [`LP_MAX_INPUTS`] points on a full grid, else the first-order
+    /// method under d-privacy above [`LP_MAX_INPUTS`] points; decomposition under a
     /// lone LDP constraint from [`DECOMPOSITION_MIN_INPUTS`] inputs (the LDP interior point
     /// taking over when its first round leaves the gap open); the LIP interior point under a
     /// lone LIP constraint from [`LIP_INTERIOR_MIN_INPUTS`] inputs; the interior point by output
@@ -71,7 +72,7 @@ impl MethodChoice {
 }
 
 /// `auto`'s order for a linear objective (see the module docs and each threshold below).
-pub const AUTO_ORDER: [MethodChoice; 8] = [
+pub const AUTO_ORDER: [MethodChoice; 9] = [
     MethodChoice::Line,
     MethodChoice::Tiled,
     MethodChoice::FirstOrder,

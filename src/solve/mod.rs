@@ -5,6 +5,7 @@
 
 mod approximate;
 mod bracket;
+mod budget;
 mod certification;
 mod dispatch;
 mod explain;
@@ -96,14 +97,21 @@ fn ms(t: Instant) -> f64 {
 pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveError> {
     let start = Instant::now();
     let backend: Box<dyn LpBackend> = backend(options.backend)?;
+    let budget = budget::Budget::new(start, options.backend_options.time_limit_seconds);
     let run = Run::new(
         backend.as_ref(),
-        options.backend_options.clone(),
+        mechsynth_solvers::SolveOptions {
+            time_limit_seconds: budget.method_seconds(problem),
+            ..options.backend_options.clone()
+        },
         options.progress.clone(),
     );
     let (mut outcome, encoding, methods_considered) =
         formulate_and_solve(problem, options.method, &run)?;
-    if outcome.rows.is_none() {
+    let mut warnings = problem.warnings.clone();
+    let stopped = run.expired();
+    if outcome.rows.is_none() && (!stopped || budget::mixture_fits(problem, &budget, &mut warnings))
+    {
         // Ended without a point (time or iteration limit, numerical trouble, or a wrong
         // infeasibility verdict): the k-RR-like mixture is certified when it exists, and then
         // the problem is feasible; the status will say `feasible`.
@@ -115,10 +123,10 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
             ));
         }
     }
+    budget::keep_if_certifiable(&mut outcome, problem, &budget, &mut warnings);
     let solve_ms = ms(start);
 
     let certify_start = Instant::now();
-    let mut warnings = problem.warnings.clone();
     let (mut channel, mut certificate) = match &outcome.rows {
         Some(rows) => {
             let (channel, correction) = Channel::from_solver_point(rows.clone());
@@ -165,6 +173,12 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
         _ => None,
     };
     let status = final_status(&outcome, objective, gap.as_ref());
+    if stopped && status != Status::Optimal && channel.is_some() {
+        warnings.push(budget::stopped_warning(
+            options.backend_options.time_limit_seconds,
+            gap.as_ref(),
+        ));
+    }
     if let Some(g) = &gap {
         if g.absolute < -options.gap.allowed(g.objective, g.bound) {
             warnings.push(format!(
@@ -187,6 +201,7 @@ pub fn solve(problem: &Problem, options: &SolveOptions) -> Result<Report, SolveE
     }
     let profiles = channel
         .as_ref()
+        .filter(|c| budget::profile_fits(problem, c, &budget, &mut warnings))
         .map(|c| profile::profiles(c, problem, options.profile, run.deadline()))
         .unwrap_or_default();
     warnings.extend(profiles.warnings);

@@ -133,7 +133,7 @@ pub fn linear_method(choice: MethodChoice) -> Option<&'static dyn LinearMethod> 
 }
 
 /// Every method for linear objectives, one line each.
-static LINEAR_METHODS: [&dyn LinearMethod; 8] = [
+static LINEAR_METHODS: [&dyn LinearMethod; 9] = [
     &super::line::LineMethod,
     &super::tiled::TiledMethod,
     &super::first_order::FirstOrderMethod,

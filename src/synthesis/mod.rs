@@ -16,6 +16,7 @@ mod master;
 mod method;
 mod pricing;
 mod ratio_interior;
+pub mod repair;
 mod run;
 mod symmetry;
 mod tiled;

@@ -29,9 +29,10 @@ fn considered(args: &[&str]) -> Vec<(String, String)> {
         .collect()
 }
 
-const AUTO_ORDER: [&str; 8] = [
+const AUTO_ORDER: [&str; 9] = [
     "line",
     "tiled",
+    "first-order",
     "decomposition",
     "ldp-interior-point",
     "lip-interior-point",

@@ -7,6 +7,7 @@ mod guards_support;
 mod html_support;
 mod output_safety_support;
 
+mod anytime_cli;
 mod audit_closed_stderr_cli;
 mod audit_inputs_cli;
 mod cli;

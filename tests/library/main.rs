@@ -34,6 +34,7 @@ mod plots;
 mod polytrope;
 mod problem_files;
 mod profile_levels;
+mod ratio_repair;
 mod scale_methods;
 mod simulate_agreement;
 mod solve_edge_cases;

@@ -149,6 +149,7 @@ pub fn solve_with_lazy_rows(
     let mut trace = Vec::new();
     let start = std::time::Instant::now();
     let mut status = Status::Feasible;
+    let mut stopped = false;
     for round in 1..=MAX_ROUNDS {
         let ratios = &ratios;
         let program = orbits.program(
@@ -197,6 +198,7 @@ pub fn solve_with_lazy_rows(
                 "round {round}: the LP stopped early ({}), so its point may violate rows and row sums; certification repairs it",
                 s.status
             ));
+            stopped = s.status == LpStatus::TimeLimit;
             status = Status::from_lp(s.status);
             break;
         }
@@ -209,8 +211,21 @@ pub fn solve_with_lazy_rows(
             break;
         }
         if run.expired() {
-            notes.push(format!("the time limit ended the row generation after {round} rounds; the channel violates some rows and is repaired by certification"));
+            notes.push(format!("the time limit ended the row generation after {round} rounds; the point violates some rows"));
+            stopped = true;
             break;
+        }
+    }
+    if stopped {
+        // The last point keeps only the rows encoded so far: raised and normalized into the
+        // cone (see `repair`), it is a channel at about its own cost, where mixing with a
+        // constant channel would cost several times it.
+        if let Some(r) = rows_out
+            .as_ref()
+            .and_then(|r| crate::synthesis::repair::repair_ratio_iterate(&triples, r, Some(&costs)))
+        {
+            notes.push("the stopped point was made a channel that keeps every ratio row by raising each column to the least private column above it and normalizing in the cone".into());
+            rows_out = Some(r);
         }
     }
     Ok(Some(Outcome {

@@ -139,6 +139,7 @@ pub(crate) fn solve_rows(
     let mut rounds = 0;
     let mut warm_starts = 0;
     let mut complete = false;
+    let mut out_of_time = false;
     // Rounds stop at a loose gap while they still find violated rows; once one finds none, the
     // same run goes on to the tight gap.
     let mut loose = true;
@@ -183,6 +184,7 @@ pub(crate) fn solve_rows(
         if let Some(why) = &solved.stopped {
             notes.push(format!("round {round}: {why}"));
         }
+        out_of_time |= solved.out_of_time;
         if added == 0 && loose && solved.stopped.is_none() {
             loose = false;
             previous = Some(solved);
@@ -198,9 +200,10 @@ pub(crate) fn solve_rows(
         // Rows close to binding at this point are likely to bind once the violated ones hold:
         // encoding them now saves rounds (each round costs tens of iterations).
         if run.expired() || solved.out_of_time {
+            out_of_time = true;
             point = Some(solved);
             let s = if round == 1 { "" } else { "s" };
-            notes.push(format!("the time limit ended the row generation after {round} round{s}; the channel violates some rows and is repaired by certification"));
+            notes.push(format!("the time limit ended the row generation after {round} round{s}; the point violates some rows"));
             break;
         }
         let near = structure.add_violated(&solved.q, -NEAR_BINDING, ADDED_ROWS_PER_INPUT);
@@ -242,17 +245,54 @@ pub(crate) fn solve_rows(
     let duals = point
         .as_ref()
         .map(|s| structure.column_duals(&group, &s.last.z, scale));
+    let mut rows = point.as_ref().map(|s| structure.expand(&orbits, &s.q));
+    if out_of_time {
+        rows = rows.map(|r| repaired(ratios, coefficients, sign, r, &mut notes));
+    }
     let outcome = Outcome {
         method: Method::RatioInteriorPoint,
         status: Status::Feasible,
         iterations: iterations as u64,
-        rows: point.as_ref().map(|s| structure.expand(&orbits, &s.q)),
+        rows,
         bound: best_bound.is_finite().then(|| to_problem(best_bound)),
         notes,
         solver_objective: point.map(|s| to_problem(s.objective)),
         trace,
     };
     (outcome, duals)
+}
+
+/// The iterate a time limit stopped, made a channel that keeps every ratio row by
+/// [`super::repair::repair_ratio_iterate`] (envelope, then normalization in the cone), with a
+/// note of what that cost; the iterate itself when the repair does not apply.
+fn repaired(
+    ratios: &[(usize, usize, f64)],
+    coefficients: &[Vec<f64>],
+    sign: f64,
+    iterate: Vec<Vec<f64>>,
+    notes: &mut Vec<String>,
+) -> Vec<Vec<f64>> {
+    let costs: Vec<Vec<f64>> = coefficients
+        .iter()
+        .map(|row| row.iter().map(|c| sign * c).collect())
+        .collect();
+    let value = |rows: &[Vec<f64>]| -> f64 {
+        rows.iter()
+            .zip(coefficients)
+            .map(|(r, c)| r.iter().zip(c).map(|(q, c)| q * c).sum::<f64>())
+            .sum()
+    };
+    match super::repair::repair_ratio_iterate(ratios, &iterate, Some(&costs)) {
+        Some(channel) => {
+            notes.push(format!(
+                "the stopped iterate (objective {:.9e}) was made a channel that keeps every ratio row by raising each column to the least private column above it and normalizing in the cone (objective {:.9e})",
+                value(&iterate),
+                value(&channel)
+            ));
+            channel
+        }
+        None => iterate,
+    }
 }
 
 /// Each input's [`INITIAL_ROWS_PER_INPUT`] tightest rows (smallest factors).

@@ -145,6 +145,20 @@ fn solve_with_side(
             });
         }
     }
+    if run.expired() {
+        // The master program is one backend call that does not stop at the deadline (on a
+        // 40 x 40 grid it ran 47 s past a 3 s limit): no channel from this method.
+        return Some(Outcome {
+            method: Method::Tiled,
+            status: Status::Solver(mechsynth_solvers::LpStatus::TimeLimit),
+            iterations: template.iterations,
+            rows: None,
+            bound: Some(bound),
+            notes: vec![format!("tiled from a {t_rows} x {t_cols} template: the time limit came before the master program")],
+            solver_objective: None,
+            trace: Vec::new(),
+        });
+    }
     run.progress(&format!(
         "tiled: master program over {} candidate columns, bound {bound:.9e}",
         candidates.len()
