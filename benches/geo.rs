@@ -67,5 +67,43 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// The first `n` French towns of `examples/location` with their populations as the prior.
+fn towns(n: usize) -> Problem {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/location");
+    let text = std::fs::read_to_string(dir.join("france-towns-500.csv")).unwrap();
+    let head: String = text.lines().take(n + 1).map(|l| format!("{l}\n")).collect();
+    let scratch = std::env::temp_dir().join(format!("mechsynth-bench-towns-{n}.csv"));
+    std::fs::write(&scratch, head).unwrap();
+    let toml = format!("[domain]\npoints = {{ file = \"{}\", x = \"lon\", y = \"lat\", weight = \"population\", coordinates = \"lonlat\" }}\n[[privacy]]\nnotion = \"d-privacy\"\nmetric = \"haversine\"\nepsilon = 0.05\n[objective]\nkind = \"expected-loss\"\nloss = \"absolute\"\n", scratch.display());
+    Problem::from_spec(ProblemSpec::from_toml(&toml, &dir.join("bench.toml")).unwrap()).unwrap()
+}
+
+/// The first-order method against the exact interior point by output column on the 60 largest
+/// French towns (population prior): each run's time, objective and bound on stderr.
+fn first_order(c: &mut Criterion) {
+    let problem = towns(60);
+    let mut group = c.benchmark_group("geo-towns-60");
+    group.sample_size(10);
+    for (name, method, limit) in [
+        ("exact", mechsynth::MethodChoice::RatioInteriorPoint, 600.0),
+        ("first-order-5s", mechsynth::MethodChoice::FirstOrder, 5.0),
+    ] {
+        let mut options = SolveOptions {
+            method,
+            ..SolveOptions::default()
+        };
+        options.backend_options.time_limit_seconds = limit;
+        let report = solve(&problem, &options).unwrap();
+        eprintln!(
+            "{name}: objective {:.6}, bound {:.6}, status {}",
+            report.objective.unwrap(),
+            report.bound.unwrap_or(f64::NAN),
+            report.status
+        );
+        group.bench_function(name, |b| b.iter(|| solve(&problem, &options).unwrap()));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, first_order);
 criterion_main!(benches);

@@ -222,7 +222,7 @@ def solve(
     method
         ``"auto"`` or one method: ``"lp"``, ``"lazy-rows"``, ``"decomposition"``,
         ``"ldp-interior-point"``, ``"ratio-interior-point"``, ``"lip-interior-point"``, ``"line"``,
-        ``"tiled"``.
+        ``"tiled"``, ``"first-order"``.
     solver
         ``"clarabel"`` (pure Rust) or ``"highs"`` (in a build with it).
     time_limit

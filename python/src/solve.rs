@@ -63,7 +63,7 @@ fn solve<'py>(
     let method: MethodChoice = choice(
         "method",
         method,
-        "one of auto, lp, lazy-rows, decomposition, ldp-interior-point, ratio-interior-point, lip-interior-point, line, tiled",
+        "one of auto, lp, lazy-rows, decomposition, ldp-interior-point, ratio-interior-point, lip-interior-point, line, tiled, first-order",
     )?;
     let backend: BackendKind = choice("solver", solver, "one of clarabel, highs")?;
     let profile: ProfileLevel = choice("profile", profile, "one of auto, full, none")?;

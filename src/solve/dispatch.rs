@@ -137,8 +137,18 @@ fn auto(task: &Task, run: &Run, explain: &mut Explain) -> Result<MethodOutcome, 
         }
     }
 
-    // The first-order method, above LP_MAX_INPUTS inputs under pair rows.
-    match policy::auto_tries_first_order(n) {
+    // The first-order method, for large problems under pair rows (see the policy).
+    let symmetric = || {
+        task.coefficients.is_some_and(|c| {
+            lazy_symmetry_order(&task.notions, c, task.symmetries()) >= policy::LAZY_SYMMETRY_ORDER
+        })
+    };
+    let tries = if !(policy::FIRST_ORDER_MIN_INPUTS..=LP_MAX_INPUTS).contains(&n) {
+        policy::auto_tries_first_order(n, false)
+    } else {
+        policy::auto_tries_first_order(n, symmetric())
+    };
+    match tries {
         Err(why) => explain.skipped(MethodChoice::FirstOrder, why),
         Ok(()) => {
             let first_order = method(MethodChoice::FirstOrder);

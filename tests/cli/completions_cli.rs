@@ -90,7 +90,7 @@ fn the_bash_script_completes_subcommands_and_flags_in_bash() {
     assert_eq!(offered.trim(), "solve", "{offered}");
     let offered = bash_completes(&["mechsynth", "solve", "--ti"]).unwrap();
     assert_eq!(offered.trim(), "--time-limit", "{offered}");
-    let offered = bash_completes(&["mechsynth", "solve", "--method", "li"]).unwrap();
+    let offered = bash_completes(&["mechsynth", "solve", "--method", "lin"]).unwrap();
     assert_eq!(offered.trim(), "line", "{offered}");
 }
 

@@ -6,7 +6,7 @@
 use crate::bin::{run, TempDir};
 use serde_json::Value;
 
-/// The exact program's optimum is certified within the report's tolerance (1e-6 relative).
+/// Relative slack on the exact program's bound and objective (rounding of the JSON numbers).
 const EXACT_TOLERANCE: f64 = 1e-6;
 /// The first-order channel must be within this of the exact optimum (relative) after its
 /// time limit: its own certified gap is what the report states, this is the test's demand.
@@ -96,8 +96,9 @@ fn solve(path: &str, method: &str, limit: &str) -> Value {
         "--format",
         "json",
     ]);
+    // Exit 4: a certified channel whose gap is not closed (documented exit codes).
     assert!(
-        out.status.success(),
+        matches!(out.status.code(), Some(0 | 4)),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
@@ -141,9 +142,13 @@ fn compare(n: usize, lonlat: bool, skewed: bool, epsilon: f64, seed: u64) {
     let dir = TempDir::new("first-order");
     let set = places(n, lonlat, skewed, seed);
     let path = problem(&dir, &set, lonlat, epsilon);
+    // The exact program's optimum lies between its bound and its objective (it can end at
+    // reduced accuracy, `feasible` with a gap of about 1e-4).
     let exact = solve(&path, "lp", "600");
-    assert_eq!(exact["status"], "optimal", "{exact}");
-    let optimum = exact["objective"].as_f64().unwrap();
+    let (low, high) = (
+        exact["bound"].as_f64().unwrap(),
+        exact["objective"].as_f64().unwrap(),
+    );
     let fast = solve(&path, "first-order", "20");
     let (objective, bound) = (
         fast["objective"].as_f64().unwrap(),
@@ -151,16 +156,16 @@ fn compare(n: usize, lonlat: bool, skewed: bool, epsilon: f64, seed: u64) {
     );
     assert_private(&channel(&fast), &set, lonlat, epsilon);
     assert!(
-        bound <= optimum * (1.0 + EXACT_TOLERANCE),
-        "bound {bound} above the exact optimum {optimum}"
+        bound <= high * (1.0 + EXACT_TOLERANCE),
+        "bound {bound} above the exact program's channel {high}"
     );
     assert!(
-        objective >= optimum * (1.0 - EXACT_TOLERANCE),
-        "channel {objective} below the exact optimum {optimum}"
+        objective >= low * (1.0 - EXACT_TOLERANCE),
+        "channel {objective} below the exact program's bound {low}"
     );
     assert!(
-        objective <= optimum * (1.0 + FIRST_ORDER_DEMAND),
-        "channel {objective} more than {FIRST_ORDER_DEMAND} above the optimum {optimum}"
+        objective <= low * (1.0 + FIRST_ORDER_DEMAND),
+        "channel {objective} more than {FIRST_ORDER_DEMAND} above the exact bound {low}"
     );
     if fast["status"] == "optimal" {
         assert!(fast["gap"]["closed"].as_bool().unwrap());

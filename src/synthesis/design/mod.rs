@@ -100,8 +100,37 @@ pub fn solve_by_design(
     run: &Run,
 ) -> Option<Outcome> {
     let limits = (ENUMERATION_LIMIT, DESIGN_STAIRCASE_MIN_INPUTS);
-    design_with_list_limit(privacy, design, n, run, limits)
+    let searched = design_with_list_limit(privacy, design, n, run, limits);
+    // Where the search leaves its gap open and the rays can be listed, the listed rays close
+    // it (range queries on 8 points at eps 5 ended `feasible` by the search).
+    let open = searched.as_ref().is_some_and(|o| {
+        let gap = match (o.solver_objective, o.bound) {
+            (Some(v), Some(b)) => (v - b).abs() / v.abs().max(1.0),
+            _ => f64::INFINITY,
+        };
+        !o.status.is_optimal() || gap > LISTED_STAIRCASE_GAP
+    });
+    if open
+        && (DESIGN_STAIRCASE_MIN_INPUTS..=LISTED_STAIRCASE_MAX_INPUTS).contains(&n)
+        && !run.expired()
+    {
+        let listed =
+            design_with_list_limit(privacy, design, n, run, (ENUMERATION_LIMIT, usize::MAX));
+        if listed.as_ref().is_some_and(|o| o.status.is_optimal()) {
+            return listed;
+        }
+    }
+    searched
 }
+
+/// A search whose own gap is above this (relative) is redone over the listed rays, where they
+/// can be listed: it leaves no room for the repair of the channel's rounding (range queries on
+/// 8 points at eps 5: 1.4e-6 after the repair, 1e-14 over the listed rays).
+const LISTED_STAIRCASE_GAP: f64 = 1e-8;
+
+/// The staircase rays are listed again, after a search that left its gap open, up to this many
+/// inputs (2^n - 2 rays: 65,534 at 16).
+const LISTED_STAIRCASE_MAX_INPUTS: usize = 16;
 
 /// [`solve_by_design`] with rays listed as floats only up to `list_limit` (beyond it, ratio
 /// cones keep tree codes, and a lone LDP constraint prices by the staircase search, which it

@@ -372,7 +372,7 @@ impl super::LinearMethod for FirstOrderMethod {
     }
 
     fn refusal(&self, _: &super::Task) -> String {
-        "the first-order method needs a minimized linear objective under notions made only of pair rows (d-privacy without an approximate encoding)".into()
+        "the first-order method needs a minimized linear objective under d-privacy with every pair bounded (no approximate encoding)".into()
     }
 
     fn solve(
@@ -383,7 +383,10 @@ impl super::LinearMethod for FirstOrderMethod {
         let Some(coefficients) = task.coefficients else {
             return Ok(None);
         };
+        // Every pair bounded (an approximate encoding leaves pairs unbounded and has its own
+        // route through a restriction and a relaxation).
         let outcome = super::pair_budgets(&task.notions)
+            .filter(|b| b.iter().flatten().all(|v| v.is_finite()))
             .and_then(|budgets| solve_first_order(&budgets, coefficients, task.goal, run));
         Ok(task.with_cone_encoding(
             outcome,
