@@ -310,22 +310,11 @@ fn cleanup(
             cost(a).total_cmp(&cost(b))
         })
         .unwrap_or(0);
-    let channel: Vec<Vec<f64>> = (0..n)
-        .map(|x| {
-            (0..n)
-                .map(|y| {
-                    let extra = if y == best { fill[x] } else { 0.0 };
-                    (q[y * n + x] + extra) / (1.0 + top)
-                })
-                .collect()
-        })
-        .collect();
-    let objective = channel
-        .iter()
-        .zip(coefficients)
-        .map(|(r, c)| r.iter().zip(c).map(|(q, c)| q * c).sum::<f64>())
-        .sum();
-    (channel, objective)
+    for (v, f) in q[best * n..(best + 1) * n].iter_mut().zip(&fill) {
+        *v += f;
+    }
+    q.iter_mut().for_each(|v| *v /= 1.0 + top);
+    with_objective(&q, n, coefficients)
 }
 
 /// The channel rows of the column-major `q`, and their objective.
@@ -352,10 +341,7 @@ fn row_sums(q: &[f64], n: usize) -> Vec<f64> {
 
 /// Scale every row of the column-major `q` to sum 1 (a zero row becomes uniform).
 fn normalize_rows(q: &mut [f64], n: usize) {
-    let mut sums = vec![0.0; n];
-    for col in q.chunks(n) {
-        sums.iter_mut().zip(col).for_each(|(s, v)| *s += v);
-    }
+    let sums = row_sums(q, n);
     for col in q.chunks_mut(n) {
         for (v, s) in col.iter_mut().zip(&sums) {
             *v = if *s > 0.0 { *v / s } else { 1.0 / n as f64 };
